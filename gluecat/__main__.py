@@ -1,0 +1,3 @@
+from gluecat.cli import app
+
+app(prog_name="gluecat")

@@ -1,0 +1,5 @@
+"""The `gluecat` command line."""
+
+from gluecat.cli.app import app
+
+__all__ = ["app"]

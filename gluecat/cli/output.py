@@ -1,0 +1,20 @@
+"""Where output goes: payload to stdout, chatter to stderr, one place for error lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+
+stdout = Console(highlight=False, soft_wrap=True)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def print_json(payload: Any) -> None:
+    sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False) + "\n")
+
+
+def error(message: str) -> None:
+    stderr.print(f"[bold red]error:[/] {message}", markup=True)

@@ -1,0 +1,53 @@
+"""`gluecat validate`: offline parse, type-check and lint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gluecat.cli.output import print_json, stdout
+from gluecat.errors import SpecErrors
+from gluecat.lint import Finding, lint
+from gluecat.load import load_project
+
+
+def findings_for(root: Path) -> tuple[list[Finding], tuple[int, int]]:
+    """Every finding for a project, and its (databases, tables) counts when it loads."""
+    try:
+        project = load_project(root)
+    except SpecErrors as exc:
+        return [Finding(e.position, "error", "schema", e.message) for e in exc.errors], (0, 0)
+    return lint(project), (len(project.databases), project.table_count())
+
+
+def validate(root: Path, output_format: str) -> int:
+    findings, (databases, tables) = findings_for(root)
+    errors = [f for f in findings if f.severity == "error"]
+    if output_format == "json":
+        print_json(
+            {
+                "ok": not errors,
+                "databases": databases,
+                "tables": tables,
+                "findings": [
+                    {
+                        "path": str(f.position.path),
+                        "line": f.position.line,
+                        "column": f.position.column,
+                        "severity": f.severity,
+                        "rule": f.rule,
+                        "message": f.message,
+                    }
+                    for f in findings
+                ],
+            }
+        )
+        return 1 if errors else 0
+    for finding in findings:
+        stdout.print(str(finding), markup=False)
+    warnings = len(findings) - len(errors)
+    if errors:
+        stdout.print(f"{root}: {len(errors)} errors, {warnings} warnings", markup=False)
+        return 1
+    suffix = f", {warnings} warnings" if warnings else ""
+    stdout.print(f"{root}: {databases} databases, {tables} tables, ok{suffix}", markup=False)
+    return 0

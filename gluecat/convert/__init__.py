@@ -1,0 +1,1 @@
+"""Pure functions between the catalog model and Glue's API shapes, both directions."""

@@ -1,0 +1,28 @@
+"""Columns ↔ Glue Column shapes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from mypy_boto3_glue.type_defs import ColumnTypeDef
+
+from gluecat.model import Column
+
+
+def column_shape(column: Column) -> ColumnTypeDef:
+    shape: ColumnTypeDef = {"Name": column.name, "Type": column.type}
+    if column.comment:
+        shape["Comment"] = column.comment
+    return shape
+
+
+def column_shapes(columns: Iterable[Column]) -> list[ColumnTypeDef]:
+    return [column_shape(column) for column in columns]
+
+
+def columns_from_glue(live: Iterable[Mapping[str, Any]]) -> list[Column]:
+    return [
+        Column(name=c["Name"], type=c.get("Type", "string"), comment=c.get("Comment") or None)
+        for c in live
+    ]

@@ -1,0 +1,78 @@
+"""HiveTable ↔ TableInput and PartitionInput."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from mypy_boto3_glue.type_defs import (
+    PartitionInputTypeDef,
+    StorageDescriptorTypeDef,
+    TableInputTypeDef,
+)
+
+from gluecat.convert.columns import column_shapes, columns_from_glue
+from gluecat.convert.storage import resolve_storage, storage_keys
+from gluecat.model import HiveTable
+
+
+def storage_descriptor(table: HiveTable, location: str | None) -> StorageDescriptorTypeDef:
+    storage = resolve_storage(table)
+    descriptor: StorageDescriptorTypeDef = {
+        "Columns": column_shapes(table.columns),
+        "InputFormat": storage.input_format,
+        "OutputFormat": storage.output_format,
+        "SerdeInfo": {
+            "SerializationLibrary": storage.serde_library,
+            "Parameters": storage.serde_parameters,
+        },
+    }
+    if location:
+        descriptor["Location"] = location
+    return descriptor
+
+
+def hive_table_input(table: HiveTable, location: str | None) -> TableInputTypeDef:
+    assert table.name is not None
+    shape: TableInputTypeDef = {
+        "Name": table.name,
+        "TableType": table.table_type,
+        "StorageDescriptor": storage_descriptor(table, location),
+        "PartitionKeys": column_shapes(table.partition_keys),
+        "Parameters": dict(table.parameters),
+    }
+    if table.description:
+        shape["Description"] = table.description
+    return shape
+
+
+def partition_input(
+    table: HiveTable, values: Sequence[str], location: str
+) -> PartitionInputTypeDef:
+    """A partition as Athena and Hive add it: the table's storage, its own location."""
+    descriptor = storage_descriptor(table, location)
+    return {"Values": list(values), "StorageDescriptor": descriptor}
+
+
+def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:
+    descriptor = live.get("StorageDescriptor") or {}
+    serde_info = descriptor.get("SerdeInfo") or {}
+    keys = storage_keys(
+        descriptor.get("InputFormat", ""),
+        descriptor.get("OutputFormat", ""),
+        serde_info.get("SerializationLibrary", ""),
+        serde_info.get("Parameters") or {},
+    )
+    return HiveTable(
+        name=live["Name"],
+        description=live.get("Description") or None,
+        table_type=live.get("TableType") or "EXTERNAL_TABLE",
+        location=descriptor.get("Location") or None,
+        columns=columns_from_glue(descriptor.get("Columns") or []),
+        partition_keys=columns_from_glue(live.get("PartitionKeys") or []),
+        storage=keys.storage,
+        input_format=keys.input_format,
+        output_format=keys.output_format,
+        serde=keys.serde,
+        parameters=dict(live.get("Parameters") or {}),
+    )

@@ -1,0 +1,40 @@
+"""Default locations: tables under their database, partitions the Hive way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gluecat.model import Database
+from gluecat.model.table import TableBase
+
+HIVE_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+# Hive's FileUtils.escapePathName: control characters and these are written as %XX.
+_ESCAPED = frozenset([chr(c) for c in range(0x01, 0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
+
+
+def escape_path_name(value: str) -> str:
+    """Escape a partition value for a path exactly as Hive (and Spark) do."""
+    if not value:
+        return HIVE_DEFAULT_PARTITION
+    return "".join(f"%{ord(char):02X}" if char in _ESCAPED else char for char in value)
+
+
+def join(base: str, *parts: str) -> str:
+    return "/".join([base.rstrip("/"), *parts])
+
+
+def table_location(table: TableBase, database: Database) -> str | None:
+    """The table's location, else `<database location>/<table name>` as Spark and Hive place it."""
+    if table.location:
+        return table.location
+    if database.location and table.name:
+        return join(database.location, table.name)
+    return None
+
+
+def partition_location(table_location: str, keys: Sequence[str], values: Sequence[str]) -> str:
+    """`<table location>/<key>=<value>/...`, keys and values escaped the Hive way."""
+    parts = [
+        f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)
+    ]
+    return join(table_location, *parts) + "/"

@@ -1,0 +1,178 @@
+"""Load a catalog project (SPEC §1) into models, collecting every error with its position."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from gluecat.errors import SourcePosition, SpecError, SpecErrors
+from gluecat.model import (
+    TABLE_MODELS,
+    CatalogConfig,
+    Database,
+    DeltaTable,
+    HiveTable,
+    IcebergTable,
+    Table,
+)
+from gluecat.source import KeyHint, Loc, SourceFile, allowed_keys, read_yaml, validation_errors
+
+CATALOG_FILE = "catalog.yaml"
+DATABASE_FILE = "database.yaml"
+TABLES_DIR = "tables"
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    model: Table
+    source: SourceFile
+
+    @property
+    def name(self) -> str:
+        assert self.model.name is not None  # the loader always sets it
+        return self.model.name
+
+
+@dataclass(frozen=True)
+class LoadedDatabase:
+    model: Database
+    source: SourceFile
+    tables: tuple[LoadedTable, ...]
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    config: CatalogConfig
+    source: SourceFile
+    databases: tuple[LoadedDatabase, ...]
+
+    def table_count(self) -> int:
+        return sum(len(db.tables) for db in self.databases)
+
+
+def load_project(root: Path) -> Project:
+    """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all."""
+    catalog_path = root / CATALOG_FILE
+    if not catalog_path.is_file():
+        position = SourcePosition(catalog_path, 1, 1)
+        raise SpecErrors(
+            [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
+        )
+    errors: list[SpecError] = []
+    loaded = _load_model(catalog_path, CatalogConfig, {}, errors)
+    databases = []
+    for directory in sorted(p for p in root.iterdir() if p.is_dir()):
+        if directory.name.startswith("."):
+            continue
+        database = _load_database(directory, errors)
+        if database is not None:
+            databases.append(database)
+    if errors or loaded is None:
+        raise SpecErrors(errors)
+    config, source = loaded
+    assert isinstance(config, CatalogConfig)
+    return Project(root, config, source, tuple(databases))
+
+
+def _load_database(directory: Path, errors: list[SpecError]) -> LoadedDatabase | None:
+    path = directory / DATABASE_FILE
+    if not path.is_file():
+        position = SourcePosition(path, 1, 1)
+        errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
+        return None
+    loaded = _load_model(path, Database, {"name": directory.name}, errors)
+    tables = tuple(
+        table
+        for table_path in _table_files(directory / TABLES_DIR)
+        if (table := _load_table(table_path, errors)) is not None
+    )
+    if loaded is None:
+        return None
+    database, source = loaded
+    assert isinstance(database, Database)
+    return LoadedDatabase(database, source, tables)
+
+
+def _table_files(directory: Path) -> list[Path]:
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+
+
+def _load_table(path: Path, errors: list[SpecError]) -> LoadedTable | None:
+    try:
+        source = read_yaml(path)
+    except SpecError as exc:
+        errors.append(exc)
+        return None
+    table_format = source.data.get("format", "hive")
+    model = TABLE_MODELS.get(table_format) if isinstance(table_format, str) else None
+    if model is None:
+        close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
+        suggestion = f" — did you mean '{close[0]}'?" if close else ""
+        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg or delta)"
+        errors.append(source.error(("format",), message))
+        return None
+    hint = _other_format_hint(table_format)
+    loaded = _validate(source, model, {"name": path.stem}, errors, hint)
+    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable):
+        return None
+    return LoadedTable(loaded, source)
+
+
+def _other_format_hint(table_format: str) -> KeyHint:
+    """Say which format a misplaced key belongs to (`partition_spec` on a hive table)."""
+
+    def hint(loc: Loc) -> str | None:
+        key = str(loc[-1])
+        for other, model in TABLE_MODELS.items():
+            if other != table_format and key in allowed_keys(model, loc[:-1]):
+                return f"'{key}' is for format: {other} tables; this one is format: {table_format}"
+        return None
+
+    return hint
+
+
+def _load_model(
+    path: Path, model: type[BaseModel], defaults: dict[str, Any], errors: list[SpecError]
+) -> tuple[BaseModel, SourceFile] | None:
+    try:
+        source = read_yaml(path)
+    except SpecError as exc:
+        errors.append(exc)
+        return None
+    loaded = _validate(source, model, defaults, errors)
+    return (loaded, source) if loaded is not None else None
+
+
+def _validate(
+    source: SourceFile,
+    model: type[BaseModel],
+    defaults: dict[str, Any],
+    errors: list[SpecError],
+    key_hint: KeyHint | None = None,
+) -> BaseModel | None:
+    """Validate with `defaults` for absent keys; `name` must equal its default when given."""
+    expected_name = defaults.get("name")
+    given_name = source.data.get("name")
+    if expected_name is not None and given_name is not None and given_name != expected_name:
+        what = "directory" if source.path.name == DATABASE_FILE else "file name"
+        errors.append(
+            source.error(("name",), f"name '{given_name}' must equal the {what} '{expected_name}'")
+        )
+        return None
+    try:
+        return model.model_validate({**defaults, **source.data})
+    except ValidationError as exc:
+        errors.extend(validation_errors(source, exc, model, key_hint))
+        return None

@@ -1,0 +1,139 @@
+"""Partitions declared in YAML: explicit entries and compact generators.
+
+A generator is a cross product of one axis per partition key; an axis is a
+list of values or a range (dates by hour/day/month/year, or integers). Ranges
+are expanded lazily, so a million partitions cost a few lines of YAML and no
+model objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal
+
+from pydantic import Discriminator, Field, Tag, model_validator
+
+from gluecat.model.base import Strict, Text
+
+Unit = Literal["hour", "day", "month", "year"]
+DEFAULT_DATE_FORMATS: dict[str, str] = {
+    "hour": "%Y-%m-%d-%H",
+    "day": "%Y-%m-%d",
+    "month": "%Y-%m",
+    "year": "%Y",
+}
+
+
+class Range(Strict):
+    """`{from: 2024-01-01, to: 2024-12-31}` (daily), or integers `{from: 1, to: 12}`."""
+
+    start: int | str = Field(alias="from", description="First value, inclusive")
+    end: int | str = Field(alias="to", description="Last value, inclusive")
+    every: Unit | None = Field(None, description="Date step; default day (dates only)")
+    step: int = Field(1, ge=1, description="How many units between values")
+    format: str | None = Field(None, description="strftime format of date values")
+    width: int | None = Field(None, ge=1, description="Zero-pad integers to this width")
+
+    @model_validator(mode="after")
+    def _check(self) -> Range:
+        if isinstance(self.start, int) != isinstance(self.end, int):
+            raise ValueError("'from' and 'to' must both be integers or both be dates")
+        if isinstance(self.start, int):
+            if self.every or self.format:
+                raise ValueError("'every' and 'format' are for date ranges, not integers")
+            if self.end < self.start:  # type: ignore[operator]
+                raise ValueError(f"'to' ({self.end}) is before 'from' ({self.start})")
+            return self
+        start, end = _parse_moment(str(self.start)), _parse_moment(str(self.end))
+        if end < start:
+            raise ValueError(f"'to' ({self.end}) is before 'from' ({self.start})")
+        return self
+
+    def values(self) -> Iterator[str]:
+        if isinstance(self.start, int) and isinstance(self.end, int):
+            for number in range(self.start, self.end + 1, self.step):
+                yield str(number).zfill(self.width or 0)
+            return
+        unit = self.every or "day"
+        fmt = self.format or DEFAULT_DATE_FORMATS[unit]
+        moment, end = _parse_moment(str(self.start)), _parse_moment(str(self.end))
+        while moment <= end:
+            yield moment.strftime(fmt)
+            moment = _advance(moment, unit, self.step)
+
+
+def _parse_moment(text: str) -> datetime:
+    for fmt in ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H", "%Y-%m-%d", "%Y-%m"):
+        try:
+            return datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+    raise ValueError(f"'{text}' is not a date: write it as YYYY-MM-DD (or YYYY-MM-DDTHH:MM:SS)")
+
+
+def _advance(moment: datetime, unit: str, step: int) -> datetime:
+    if unit == "hour":
+        return moment + timedelta(hours=step)
+    if unit == "day":
+        return moment + timedelta(days=step)
+    months = moment.month - 1 + (step if unit == "month" else 12 * step)
+    return moment.replace(year=moment.year + months // 12, month=months % 12 + 1, day=1)
+
+
+class PartitionEntry(Strict):
+    """One partition: `{values: {dt: "2024-01-01"}, location?: s3://...}`."""
+
+    values: dict[str, Text] = Field(description="Value of every partition key")
+    location: str | None = Field(None, description="Default: <table location>/<key>=<value>/...")
+
+
+class PartitionGenerator(Strict):
+    """`{expand: {dt: {from: .., to: ..}, region: [eu, us]}}`: the cross product."""
+
+    expand: dict[str, list[Text] | Range] = Field(description="One axis per partition key")
+
+
+def _item_kind(data: Any) -> str:
+    if isinstance(data, dict):
+        return "PartitionGenerator" if "expand" in data else "PartitionEntry"
+    return type(data).__name__
+
+
+PartitionItem = Annotated[
+    Annotated[PartitionEntry, Tag("PartitionEntry")]
+    | Annotated[PartitionGenerator, Tag("PartitionGenerator")],
+    Discriminator(_item_kind),
+]
+
+
+def axis_values(axis: list[str] | Range) -> Iterator[str]:
+    return iter(axis) if isinstance(axis, list) else axis.values()
+
+
+def expand_partitions(
+    items: list[PartitionItem], keys: list[str]
+) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """Every declared partition as (values in key order, explicit location or None)."""
+    for item in items:
+        if isinstance(item, PartitionEntry):
+            yield tuple(item.values[key] for key in keys), item.location
+            continue
+        axes = [list(axis_values(item.expand[key])) for key in keys]
+        for values in itertools.product(*axes):
+            yield values, None
+
+
+def partition_count(items: list[PartitionItem]) -> int:
+    """How many partitions the items declare, without expanding them."""
+    total = 0
+    for item in items:
+        if isinstance(item, PartitionEntry):
+            total += 1
+            continue
+        count = 1
+        for axis in item.expand.values():
+            count *= len(axis) if isinstance(axis, list) else sum(1 for _ in axis.values())
+        total += count
+    return total

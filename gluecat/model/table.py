@@ -1,0 +1,126 @@
+"""Table files: one model per format (hive, iceberg, delta), chosen by the `format` key."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field, model_validator
+
+from gluecat.model import hivetype
+from gluecat.model.base import ColumnName, ObjectName, Parameters, Strict
+from gluecat.model.partitions import PartitionItem
+from gluecat.model.storage import STORAGE_FORMATS
+
+
+def _valid_type(value: str) -> str:
+    return hivetype.canonical(value)
+
+
+HiveTypeText = Annotated[str, AfterValidator(_valid_type)]
+
+
+class Column(Strict):
+    name: ColumnName
+    type: HiveTypeText = Field(description="Hive type string, e.g. bigint, decimal(10,2)")
+    comment: str | None = None
+
+
+class IcebergColumn(Column):
+    required: bool = Field(False, description="Iceberg: the column may not hold nulls")
+
+
+class Serde(Strict):
+    library: str | None = Field(None, description="SerDe class; default from `storage`")
+    parameters: Parameters = Field(default_factory=dict)
+
+
+class TableBase(Strict):
+    name: ObjectName | None = Field(None, description="Defaults to the file stem")
+    description: str | None = None
+    location: str | None = Field(None, description="S3 URI of the table's data")
+    parameters: Parameters = Field(default_factory=dict, description="Glue table parameters")
+
+
+def _storage_name(value: str) -> str:
+    if value not in STORAGE_FORMATS:
+        known = ", ".join(STORAGE_FORMATS)
+        raise ValueError(f"unknown storage '{value}': use one of {known}, or input_format/serde")
+    return value
+
+
+class HiveTable(TableBase):
+    format: Literal["hive"] = "hive"
+    table_type: Literal["EXTERNAL_TABLE", "MANAGED_TABLE"] = "EXTERNAL_TABLE"
+    columns: list[Column] = Field(default_factory=list)
+    storage: Annotated[str, AfterValidator(_storage_name)] | None = Field(
+        None, description="Shorthand: " + ", ".join(STORAGE_FORMATS)
+    )
+    input_format: str | None = None
+    output_format: str | None = None
+    serde: Serde | None = None
+    partition_keys: list[Column] = Field(default_factory=list)
+    partitions: list[PartitionItem] | None = Field(
+        None, description="Declared partitions; absent means live partitions are left alone"
+    )
+
+    @model_validator(mode="after")
+    def _storage_or_formats(self) -> HiveTable:
+        explicit = self.input_format and self.output_format and self.serde and self.serde.library
+        if not self.storage and not explicit:
+            raise ValueError(
+                "a hive table needs `storage` (" + ", ".join(STORAGE_FORMATS) + ") or"
+                " input_format, output_format and serde.library"
+            )
+        return self
+
+
+_TRANSFORM = re.compile(r"^(identity|year|month|day|hour|void|bucket\[\d+\]|truncate\[\d+\])$")
+
+
+def _transform(value: str) -> str:
+    if not _TRANSFORM.match(value):
+        raise ValueError(
+            f"unknown transform '{value}': use identity, year, month, day, hour,"
+            " bucket[N] or truncate[W]"
+        )
+    return value
+
+
+Transform = Annotated[str, AfterValidator(_transform)]
+
+
+class IcebergPartitionField(Strict):
+    column: str
+    transform: Transform = "identity"
+    name: str | None = Field(None, description="Partition field name; default from Iceberg")
+
+
+class IcebergSortField(Strict):
+    column: str
+    transform: Transform = "identity"
+    direction: Literal["asc", "desc"] = "asc"
+    null_order: Literal["nulls-first", "nulls-last"] = "nulls-first"
+
+
+class IcebergTable(TableBase):
+    format: Literal["iceberg"]
+    columns: list[IcebergColumn] = Field(default_factory=list)
+    partition_spec: list[IcebergPartitionField] = Field(default_factory=list)
+    sort_order: list[IcebergSortField] = Field(default_factory=list)
+    properties: Parameters = Field(default_factory=dict, description="Iceberg table properties")
+
+
+class DeltaTable(TableBase):
+    format: Literal["delta"]
+    columns: list[Column] = Field(default_factory=list)
+    partition_columns: list[str] = Field(default_factory=list)
+    properties: Parameters = Field(default_factory=dict, description="Delta table configuration")
+
+
+Table = HiveTable | IcebergTable | DeltaTable
+TABLE_MODELS: dict[str, type[HiveTable] | type[IcebergTable] | type[DeltaTable]] = {
+    "hive": HiveTable,
+    "iceberg": IcebergTable,
+    "delta": DeltaTable,
+}

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import textwrap
+from collections import deque
+from pathlib import Path
+
+from gluecat.load import load_project
+from gluecat.model import HiveTable, PartitionGenerator, Range
+from gluecat.model.partitions import expand_partitions, partition_count
+
+
+def test_date_range_crossed_with_values() -> None:
+    generator = PartitionGenerator(
+        expand={"dt": Range(start="2024-02-27", end="2024-03-01"), "region": ["eu", "us"]}
+    )
+    expanded = list(expand_partitions([generator], ["dt", "region"]))
+    assert [values for values, _ in expanded] == [
+        ("2024-02-27", "eu"),
+        ("2024-02-27", "us"),
+        ("2024-02-28", "eu"),
+        ("2024-02-28", "us"),
+        ("2024-02-29", "eu"),
+        ("2024-02-29", "us"),
+        ("2024-03-01", "eu"),
+        ("2024-03-01", "us"),
+    ]
+
+
+def test_month_hour_and_integer_ranges() -> None:
+    months = Range(start="2024-11-01", end="2025-02-01", every="month")
+    assert list(months.values()) == ["2024-11", "2024-12", "2025-01", "2025-02"]
+    hours = Range(start="2024-01-01T22:00:00", end="2024-01-02T01:00:00", every="hour")
+    assert list(hours.values()) == [
+        "2024-01-01-22",
+        "2024-01-01-23",
+        "2024-01-02-00",
+        "2024-01-02-01",
+    ]
+    formatted = Range(start="2024-01-01", end="2024-01-02", format="%Y/%m/%d")
+    assert list(formatted.values()) == ["2024/01/01", "2024/01/02"]
+    numbers = Range(start=1, end=10, step=3, width=2)
+    assert list(numbers.values()) == ["01", "04", "07", "10"]
+
+
+def test_a_million_partitions_from_a_few_lines(tmp_path: Path) -> None:
+    (tmp_path / "catalog.yaml").write_text("region: eu-west-1\n")
+    tables = tmp_path / "logs" / "tables"
+    tables.mkdir(parents=True)
+    (tmp_path / "logs" / "database.yaml").write_text("location: s3://lake/logs/\n")
+    (tables / "hits.yaml").write_text(
+        textwrap.dedent(
+            """\
+            storage: parquet
+            partition_keys:
+              - {name: hour, type: string}
+              - {name: shard, type: string}
+            partitions:
+              - expand:
+                  hour: {from: 2020-01-01T00:00:00, to: 2022-11-07T15:00:00, every: hour}
+                  shard: {from: 0, to: 39}
+            """
+        )
+    )
+    project = load_project(tmp_path)
+    table = project.databases[0].tables[0].model
+    assert isinstance(table, HiveTable) and table.partitions is not None
+    assert partition_count(table.partitions) == 25_000 * 40
+    expanded = expand_partitions(table.partitions, ["hour", "shard"])
+    assert next(expanded) == (("2020-01-01-00", "0"), None)
+    assert deque(expanded, maxlen=1).pop() == (("2022-11-07-15", "39"), None)
+
+
+def test_explicit_entries_keep_their_location() -> None:
+    table = HiveTable.model_validate(
+        {
+            "name": "t",
+            "storage": "parquet",
+            "partition_keys": [{"name": "dt", "type": "string"}],
+            "partitions": [{"values": {"dt": "2024-01-01"}, "location": "s3://b/x/"}],
+        }
+    )
+    assert table.partitions is not None
+    assert list(expand_partitions(table.partitions, ["dt"])) == [(("2024-01-01",), "s3://b/x/")]

@@ -1,0 +1,265 @@
+"""`gluecat validate` on broken projects: every message names file:line:column."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gluecat.cli import app
+
+EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
+
+GOOD_DATABASE = "name: sales\nlocation: s3://lake/sales/\n"
+GOOD_TABLE = """\
+storage: parquet
+columns:
+  - name: id
+    type: bigint
+"""
+
+
+def make_project(root: Path, files: dict[str, str]) -> Path:
+    defaults = {
+        "catalog.yaml": "region: eu-west-1\n",
+        "sales/database.yaml": GOOD_DATABASE,
+        "sales/tables/orders.yaml": GOOD_TABLE,
+    }
+    for relative, text in {**defaults, **files}.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+BROKEN = [
+    # (case, file, content, line, column, expected words)
+    (
+        "yaml syntax",
+        "sales/tables/orders.yaml",
+        "columns: [a, b\nstorage: parquet\n",
+        2,
+        8,
+        "invalid YAML",
+    ),
+    (
+        "duplicate key",
+        "sales/tables/orders.yaml",
+        "storage: parquet\nstorage: orc\n",
+        2,
+        1,
+        "duplicate key",
+    ),
+    (
+        "unknown key",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolums: []\n",
+        2,
+        1,
+        "did you mean 'columns'",
+    ),
+    (
+        "wrong value type",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns: id\n",
+        2,
+        10,
+        "valid list",
+    ),
+    (
+        "unknown type",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - name: id\n    type: bigit\n",
+        4,
+        11,
+        "did you mean 'bigint'",
+    ),
+    (
+        "bad decimal",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - name: amount\n    type: decimal(40,2)\n",
+        4,
+        11,
+        "precision must be 1..38",
+    ),
+    (
+        "uppercase column",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - name: Amount\n    type: int\n",
+        3,
+        11,
+        "must be lowercase",
+    ),
+    ("bad table name", "sales/tables/Orders.yaml", GOOD_TABLE, 1, 1, "must be lowercase"),
+    (
+        "name differs from file",
+        "sales/tables/orders.yaml",
+        "name: order\nstorage: parquet\n",
+        1,
+        7,
+        "must equal the file name 'orders'",
+    ),
+    ("missing database location", "sales/database.yaml", "name: sales\n", 1, 7, "no `location`"),
+    (
+        "partition key repeated",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - {name: dt, type: string}\npartition_keys:\n  - {name: dt, type: string}\n",
+        5,
+        12,
+        "repeats a column",
+    ),
+    (
+        "duplicate column",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - {name: a, type: int}\n  - {name: a, type: int}\n",
+        3,
+        12,
+        "declared 2 times",
+    ),
+    (
+        "iceberg key on hive",
+        "sales/tables/orders.yaml",
+        "storage: parquet\npartition_spec:\n  - {column: id}\n",
+        2,
+        1,
+        "format: iceberg",
+    ),
+    (
+        "hive key on iceberg",
+        "sales/tables/orders.yaml",
+        "format: iceberg\nstorage: parquet\n",
+        2,
+        1,
+        "format: hive",
+    ),
+    (
+        "required on hive column",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns:\n  - {name: a, type: int, required: true}\n",
+        3,
+        26,
+        "format: iceberg",
+    ),
+    (
+        "unknown format",
+        "sales/tables/orders.yaml",
+        "format: icebreg\n",
+        1,
+        9,
+        "did you mean 'iceberg'",
+    ),
+    (
+        "delta without location",
+        "sales/tables/orders.yaml",
+        "format: delta\n",
+        1,
+        1,
+        "needs `location`",
+    ),
+    (
+        "delta partition column unknown",
+        "sales/tables/orders.yaml",
+        "format: delta\nlocation: s3://lake/sales/orders\npartition_columns: [dt]\n",
+        3,
+        21,
+        "not among `columns`",
+    ),
+    (
+        "unknown transform",
+        "sales/tables/orders.yaml",
+        "format: iceberg\ncolumns: [{name: ts, type: timestamp}]\n"
+        "partition_spec:\n  - {column: ts, transform: daily}\n",
+        4,
+        29,
+        "unknown transform 'daily'",
+    ),
+    (
+        "partition values for the wrong key",
+        "sales/tables/orders.yaml",
+        "storage: parquet\npartition_keys: [{name: dt, type: string}]\n"
+        "partitions:\n  - values: {day: '2024-01-01'}\n",
+        4,
+        13,
+        "each partition key (dt)",
+    ),
+    (
+        "bad date range",
+        "sales/tables/orders.yaml",
+        "storage: parquet\npartition_keys: [{name: dt, type: string}]\n"
+        "partitions:\n  - expand:\n      dt: {from: 2024-13-01, to: 2024-12-31}\n",
+        5,
+        11,
+        "is not a date",
+    ),
+    ("hive without storage", "sales/tables/orders.yaml", "columns: []\n", 1, 1, "needs `storage`"),
+    ("unknown storage", "sales/tables/orders.yaml", "storage: parket\n", 1, 10, "unknown storage"),
+    ("catalog key", "catalog.yaml", "regoin: eu-west-1\n", 1, 1, "did you mean 'region'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "relative", "content", "line", "column", "words"), BROKEN, ids=[b[0] for b in BROKEN]
+)
+def test_broken_file_is_reported_at_its_position(
+    tmp_path: Path, case: str, relative: str, content: str, line: int, column: int, words: str
+) -> None:
+    files = {relative: content}
+    if relative != "sales/tables/orders.yaml" and relative.startswith("sales/tables/"):
+        files["sales/tables/orders.yaml"] = GOOD_TABLE
+        (tmp_path / "sales/tables").mkdir(parents=True, exist_ok=True)
+    root = make_project(tmp_path, files)
+    if relative == "sales/tables/Orders.yaml":
+        (root / "sales/tables/orders.yaml").unlink()
+    result = CliRunner().invoke(app, ["validate", str(root), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    findings = json.loads(result.output)["findings"]
+    expected_path = str(root / relative)
+    matching = [
+        f
+        for f in findings
+        if f["path"] == expected_path and words in f["message"] and f["severity"] == "error"
+    ]
+    assert matching, findings
+    assert (matching[0]["line"], matching[0]["column"]) == (line, column), matching[0]
+
+
+def test_example_catalog_is_clean() -> None:
+    result = CliRunner().invoke(app, ["validate", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    assert "3 databases, 9 tables, ok" in result.output
+
+
+def test_human_output_has_no_traceback(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path,
+        {"sales/tables/orders.yaml": "storage: parquet\ncolumns:\n  - {name: a, type: bigit}\n"},
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "gluecat", "validate", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 1
+    assert f"{root / 'sales/tables/orders.yaml'}:3:21: unknown type 'bigit'" in completed.stdout
+    assert "Traceback" not in completed.stdout + completed.stderr
+
+
+def test_location_outside_database_is_a_warning(tmp_path: Path) -> None:
+    root = make_project(
+        tmp_path, {"sales/tables/orders.yaml": GOOD_TABLE + "location: s3://elsewhere/orders\n"}
+    )
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "warning: table location is outside its database location" in result.output
+
+
+def test_not_a_project(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 1
+    assert "catalog.yaml is missing" in result.output
