@@ -145,9 +145,7 @@ def _partition_values(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         return
     keys = [key.name for key in model.partition_keys]
     if not keys and model.partitions:
-        yield Hit(
-            ("partitions",), "partition-keys", "partitions are declared but no partition_keys"
-        )
+        yield Hit(("partitions",), "partition-keys", "partitions are declared but no partition_keys")
         return
     for index, item in enumerate(model.partitions):
         given = list(item.values) if isinstance(item, PartitionEntry) else list(item.expand)

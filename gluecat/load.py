@@ -65,9 +65,7 @@ def load_project(root: Path) -> Project:
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
         position = SourcePosition(catalog_path, 1, 1)
-        raise SpecErrors(
-            [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
-        )
+        raise SpecErrors([SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")])
     errors: list[SpecError] = []
     loaded = _load_model(catalog_path, CatalogConfig, {}, errors)
     databases = []
@@ -167,9 +165,7 @@ def _validate(
     given_name = source.data.get("name")
     if expected_name is not None and given_name is not None and given_name != expected_name:
         what = "directory" if source.path.name == DATABASE_FILE else "file name"
-        errors.append(
-            source.error(("name",), f"name '{given_name}' must equal the {what} '{expected_name}'")
-        )
+        errors.append(source.error(("name",), f"name '{given_name}' must equal the {what} '{expected_name}'"))
         return None
     try:
         return model.model_validate({**defaults, **source.data})

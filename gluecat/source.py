@@ -66,9 +66,7 @@ class _Constructor(RoundTripConstructor):
     """Dates stay text: Glue stores them as strings, and a bad date gets our message."""
 
 
-_Constructor.add_constructor(
-    "tag:yaml.org,2002:timestamp", lambda loader, node: str(loader.construct_scalar(node))
-)
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: str(loader.construct_scalar(node)))
 
 
 def _yaml() -> YAML:
@@ -119,9 +117,7 @@ def validation_errors(
             other[: len(path)] == path for i, other in enumerate(paths) if i != index
         ):
             continue  # a union branch that did not apply; a sibling error says more
-        hint = (
-            key_hint(tuple(err["loc"])) if key_hint and err["type"] == "extra_forbidden" else None
-        )
+        hint = key_hint(tuple(err["loc"])) if key_hint and err["type"] == "extra_forbidden" else None
         message = hint or _message(err, model)
         if (path, message) in seen:
             continue

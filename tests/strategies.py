@@ -21,9 +21,7 @@ from gluecat.model.storage import STORAGE_FORMATS
 
 names = st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True)
 odd_names = st.text(
-    alphabet=st.characters(
-        codec="utf-8", exclude_characters="`<>:,", exclude_categories=("Cs", "Cc")
-    ),
+    alphabet=st.characters(codec="utf-8", exclude_characters="`<>:,", exclude_categories=("Cs", "Cc")),
     min_size=1,
     max_size=10,
 ).filter(lambda s: s.strip() == s and s != "")
@@ -52,9 +50,7 @@ def _nested(children: st.SearchStrategy[HiveType]) -> st.SearchStrategy[HiveType
 
 hive_types: st.SearchStrategy[HiveType] = st.recursive(scalar_types, _nested, max_leaves=12)
 
-plain_text = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=20
-)
+plain_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=20)
 
 
 def columns(min_size: int = 0) -> st.SearchStrategy[list[Column]]:
@@ -71,9 +67,7 @@ def columns(min_size: int = 0) -> st.SearchStrategy[list[Column]]:
 
 _default_keys = {key for preset in STORAGE_FORMATS.values() for key in preset.serde_parameters}
 serde_extras = st.dictionaries(
-    st.from_regex(r"[a-z]{1,8}\.[a-z]{1,8}", fullmatch=True).filter(
-        lambda k: k not in _default_keys
-    ),
+    st.from_regex(r"[a-z]{1,8}\.[a-z]{1,8}", fullmatch=True).filter(lambda k: k not in _default_keys),
     plain_text,
     max_size=3,
 )

@@ -62,11 +62,56 @@ def run(command: Callable[[], int]) -> None:
 @app.command()
 def validate(
     catalog_dir: CatalogDir = Path("."),
-    output_format: Annotated[
-        ValidateFormat, typer.Option("--format", help="human or json")
-    ] = ValidateFormat.human,
+    output_format: Annotated[ValidateFormat, typer.Option("--format", help="human or json")] = ValidateFormat.human,
 ) -> None:
     """Offline: parse, type-check and lint. Exit 0 when clean, 1 on errors."""
     from gluecat.cli.validate import validate as run_validate
 
     run(lambda: run_validate(catalog_dir, output_format.value))
+
+
+class PlanFormat(StrEnum):
+    human = "human"
+    json = "json"
+    markdown = "markdown"
+
+
+TargetOption = Annotated[
+    list[str] | None,
+    typer.Option("--target", help="Limit to a database (sales) or a table (sales.orders); repeatable"),
+]
+
+
+@app.command()
+def plan(
+    catalog_dir: CatalogDir = Path("."),
+    output_format: Annotated[PlanFormat, typer.Option("--format", help="human, json or markdown")] = PlanFormat.human,
+    out: Annotated[Path | None, typer.Option("--out", help="Save the plan for `gluecat apply FILE`")] = None,
+    detailed_exitcode: Annotated[
+        bool, typer.Option("--detailed-exitcode", help="Exit 0 no changes, 1 error, 2 changes present")
+    ] = False,
+    target: TargetOption = None,
+) -> None:
+    """Diff the YAML against the live catalog and print what apply would change."""
+    from gluecat.cli.planning import plan_command
+    from gluecat.targets import Targets
+
+    run(lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target)))
+
+
+@app.command()
+def apply(
+    catalog_dir_or_plan: Annotated[
+        Path, typer.Argument(help="A catalog project directory, or a plan file saved by `plan --out`")
+    ] = Path("."),
+    auto_approve: Annotated[bool, typer.Option("--auto-approve", help="Do not ask for confirmation")] = False,
+    allow_destroy: Annotated[
+        bool, typer.Option("--allow-destroy", help="Permit deleting or replacing tables and partitions")
+    ] = False,
+    target: TargetOption = None,
+) -> None:
+    """Carry out a fresh plan (asks first unless --auto-approve), or exactly a saved one."""
+    from gluecat.cli.planning import apply_command
+    from gluecat.targets import Targets
+
+    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target)))

@@ -22,7 +22,4 @@ def column_shapes(columns: Iterable[Column]) -> list[ColumnTypeDef]:
 
 
 def columns_from_glue(live: Iterable[Mapping[str, Any]]) -> list[Column]:
-    return [
-        Column(name=c["Name"], type=c.get("Type", "string"), comment=c.get("Comment") or None)
-        for c in live
-    ]
+    return [Column(name=c["Name"], type=c.get("Type", "string"), comment=c.get("Comment") or None) for c in live]

@@ -46,9 +46,7 @@ def hive_table_input(table: HiveTable, location: str | None) -> TableInputTypeDe
     return shape
 
 
-def partition_input(
-    table: HiveTable, values: Sequence[str], location: str
-) -> PartitionInputTypeDef:
+def partition_input(table: HiveTable, values: Sequence[str], location: str) -> PartitionInputTypeDef:
     """A partition as Athena and Hive add it: the table's storage, its own location."""
     descriptor = storage_descriptor(table, location)
     return {"Values": list(values), "StorageDescriptor": descriptor}

@@ -34,7 +34,5 @@ def table_location(table: TableBase, database: Database) -> str | None:
 
 def partition_location(table_location: str, keys: Sequence[str], values: Sequence[str]) -> str:
     """`<table location>/<key>=<value>/...`, keys and values escaped the Hive way."""
-    parts = [
-        f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)
-    ]
+    parts = [f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)]
     return join(table_location, *parts) + "/"

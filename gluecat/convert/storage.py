@@ -29,9 +29,7 @@ def resolve_storage(table: HiveTable) -> ResolvedStorage:
             {**preset.serde_parameters, **serde.parameters},
         )
     assert table.input_format and table.output_format and serde.library  # model-validated
-    return ResolvedStorage(
-        table.input_format, table.output_format, serde.library, dict(serde.parameters)
-    )
+    return ResolvedStorage(table.input_format, table.output_format, serde.library, dict(serde.parameters))
 
 
 @dataclass(frozen=True)
@@ -44,9 +42,7 @@ class StorageKeys:
     serde: Serde | None
 
 
-def storage_keys(
-    input_format: str, output_format: str, library: str, parameters: Mapping[str, str]
-) -> StorageKeys:
+def storage_keys(input_format: str, output_format: str, library: str, parameters: Mapping[str, str]) -> StorageKeys:
     """The shorthand whose formats and SerDe match and whose default parameter keys are all set.
 
     Among matches, the one whose defaults equal most live values wins; parameters

@@ -25,10 +25,7 @@ def _object_name(value: str) -> str:
         )
     if not _OBJECT_NAME.match(value):
         fixed = re.sub(r"[^a-z0-9_]", "_", value)
-        raise ValueError(
-            f"name '{value}' may hold only a-z, 0-9 and '_' (Athena and Spark require it);"
-            f" e.g. '{fixed}'"
-        )
+        raise ValueError(f"name '{value}' may hold only a-z, 0-9 and '_' (Athena and Spark require it); e.g. '{fixed}'")
     return value
 
 
@@ -37,8 +34,7 @@ def _column_name(value: str) -> str:
         raise ValueError("a column name is required")
     if value != value.lower():
         raise ValueError(
-            f"column name '{value}' must be lowercase: Glue lowercases column names,"
-            f" so write '{value.lower()}'"
+            f"column name '{value}' must be lowercase: Glue lowercases column names, so write '{value.lower()}'"
         )
     return value
 

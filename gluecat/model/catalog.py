@@ -25,9 +25,7 @@ class CatalogConfig(Strict):
     profile: str | None = Field(None, description="AWS shared-config profile")
     role_arn: str | None = Field(None, description="Role to assume for every call")
     external_id: str | None = Field(None, description="External id for role_arn")
-    warehouse: str | None = Field(
-        None, description="Default S3 root for Iceberg/Delta tables without a location"
-    )
+    warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
     sandbox: bool = Field(False, description="Run against the embedded local Glue + S3")
     prune: bool = Field(
         False,

@@ -172,9 +172,7 @@ class _Parser:
             scale = self.number()
         self.expect(")")
         if not 1 <= precision <= MAX_DECIMAL_PRECISION:
-            raise self.fail(
-                f"decimal precision must be 1..{MAX_DECIMAL_PRECISION}, not {precision}"
-            )
+            raise self.fail(f"decimal precision must be 1..{MAX_DECIMAL_PRECISION}, not {precision}")
         if scale > precision:
             raise self.fail(f"decimal scale {scale} exceeds precision {precision}")
         return Decimal(precision, scale)

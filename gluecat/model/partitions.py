@@ -102,8 +102,7 @@ def _item_kind(data: Any) -> str:
 
 
 PartitionItem = Annotated[
-    Annotated[PartitionEntry, Tag("PartitionEntry")]
-    | Annotated[PartitionGenerator, Tag("PartitionGenerator")],
+    Annotated[PartitionEntry, Tag("PartitionEntry")] | Annotated[PartitionGenerator, Tag("PartitionGenerator")],
     Discriminator(_item_kind),
 ]
 
@@ -112,9 +111,7 @@ def axis_values(axis: list[str] | Range) -> Iterator[str]:
     return iter(axis) if isinstance(axis, list) else axis.values()
 
 
-def expand_partitions(
-    items: list[PartitionItem], keys: list[str]
-) -> Iterator[tuple[tuple[str, ...], str | None]]:
+def expand_partitions(items: list[PartitionItem], keys: list[str]) -> Iterator[tuple[tuple[str, ...], str | None]]:
     """Every declared partition as (values in key order, explicit location or None)."""
     for item in items:
         if isinstance(item, PartitionEntry):

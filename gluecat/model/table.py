@@ -80,10 +80,7 @@ _TRANSFORM = re.compile(r"^(identity|year|month|day|hour|void|bucket\[\d+\]|trun
 
 def _transform(value: str) -> str:
     if not _TRANSFORM.match(value):
-        raise ValueError(
-            f"unknown transform '{value}': use identity, year, month, day, hour,"
-            " bucket[N] or truncate[W]"
-        )
+        raise ValueError(f"unknown transform '{value}': use identity, year, month, day, hour, bucket[N] or truncate[W]")
     return value
 
 

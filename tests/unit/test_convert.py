@@ -17,9 +17,7 @@ def test_hive_table_round_trip_is_identity(table: HiveTable) -> None:
 
 
 def test_database_round_trip() -> None:
-    database = Database(
-        name="sales", description="d", location="s3://b/sales/", parameters={"a": "1"}
-    )
+    database = Database(name="sales", description="d", location="s3://b/sales/", parameters={"a": "1"})
     assert database_from_glue(database_input(database)) == database
 
 
@@ -113,10 +111,7 @@ def test_unknown_formats_stay_explicit() -> None:
     }
     table = hive_table_from_glue(live)
     assert table.storage is None
-    assert (
-        table.serde is not None
-        and table.serde.library == "org.apache.hadoop.hive.serde2.RegexSerDe"
-    )
+    assert table.serde is not None and table.serde.library == "org.apache.hadoop.hive.serde2.RegexSerDe"
 
 
 @pytest.mark.parametrize(

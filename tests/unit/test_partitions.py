@@ -10,9 +10,7 @@ from gluecat.model.partitions import expand_partitions, partition_count
 
 
 def test_date_range_crossed_with_values() -> None:
-    generator = PartitionGenerator(
-        expand={"dt": Range(start="2024-02-27", end="2024-03-01"), "region": ["eu", "us"]}
-    )
+    generator = PartitionGenerator(expand={"dt": Range(start="2024-02-27", end="2024-03-01"), "region": ["eu", "us"]})
     expanded = list(expand_partitions([generator], ["dt", "region"]))
     assert [values for values, _ in expanded] == [
         ("2024-02-27", "eu"),

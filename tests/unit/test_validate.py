@@ -181,8 +181,7 @@ BROKEN = [
     (
         "partition values for the wrong key",
         "sales/tables/orders.yaml",
-        "storage: parquet\npartition_keys: [{name: dt, type: string}]\n"
-        "partitions:\n  - values: {day: '2024-01-01'}\n",
+        "storage: parquet\npartition_keys: [{name: dt, type: string}]\npartitions:\n  - values: {day: '2024-01-01'}\n",
         4,
         13,
         "each partition key (dt)",
@@ -202,9 +201,7 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("case", "relative", "content", "line", "column", "words"), BROKEN, ids=[b[0] for b in BROKEN]
-)
+@pytest.mark.parametrize(("case", "relative", "content", "line", "column", "words"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_broken_file_is_reported_at_its_position(
     tmp_path: Path, case: str, relative: str, content: str, line: int, column: int, words: str
 ) -> None:
@@ -220,9 +217,7 @@ def test_broken_file_is_reported_at_its_position(
     findings = json.loads(result.output)["findings"]
     expected_path = str(root / relative)
     matching = [
-        f
-        for f in findings
-        if f["path"] == expected_path and words in f["message"] and f["severity"] == "error"
+        f for f in findings if f["path"] == expected_path and words in f["message"] and f["severity"] == "error"
     ]
     assert matching, findings
     assert (matching[0]["line"], matching[0]["column"]) == (line, column), matching[0]
@@ -251,9 +246,7 @@ def test_human_output_has_no_traceback(tmp_path: Path) -> None:
 
 
 def test_location_outside_database_is_a_warning(tmp_path: Path) -> None:
-    root = make_project(
-        tmp_path, {"sales/tables/orders.yaml": GOOD_TABLE + "location: s3://elsewhere/orders\n"}
-    )
+    root = make_project(tmp_path, {"sales/tables/orders.yaml": GOOD_TABLE + "location: s3://elsewhere/orders\n"})
     result = CliRunner().invoke(app, ["validate", str(root)])
     assert result.exit_code == 0, result.output
     assert "warning: table location is outside its database location" in result.output

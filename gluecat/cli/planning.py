@@ -1,0 +1,122 @@
+"""`gluecat plan` and `gluecat apply`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.cli.output import print_json, stderr, stdout
+from gluecat.connect import Connection, connect
+from gluecat.errors import GluecatError
+from gluecat.lint import Finding
+from gluecat.load import load_project
+from gluecat.plan import serialize
+from gluecat.plan.model import Plan
+from gluecat.planner import load_checked, make_plan
+from gluecat.render import human, markdown
+from gluecat.targets import Targets
+
+EXIT_CHANGES = 2
+
+
+def _warn(finding: Finding) -> None:
+    stderr.print(str(finding), markup=False, style="yellow")
+
+
+def _plan_live(root: Path, connection: Connection, targets: Targets) -> Plan:
+    project = load_checked(root, _warn)
+    with stderr.status("reading the live catalog") as status:
+        return make_plan(project, connection, targets, lambda message: status.update(message))
+
+
+def render(plan: Plan, output_format: str) -> None:
+    shown = serialize.masked(plan)
+    if output_format == "json":
+        print_json(serialize.to_json(shown))
+    elif output_format == "markdown":
+        sys.stdout.write(markdown.render(shown))
+    else:
+        human.render(shown, stdout)
+
+
+def plan_command(root: Path, output_format: str, out: Path | None, detailed_exitcode: bool, targets: Targets) -> int:
+    project = load_checked(root, _warn)
+    with connect(project) as connection:
+        plan = _plan_live(root, connection, targets)
+    if out:
+        out.write_text(json.dumps(serialize.to_json(plan), indent=1) + "\n", encoding="utf-8")
+        stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
+    render(plan, output_format)
+    return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
+
+
+def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets) -> int:
+    if path.is_file():
+        return _apply_saved(path, allow_destroy)
+    project = load_checked(path, _warn)
+    with connect(project) as connection:
+        plan = _plan_live(path, connection, targets)
+        render(plan, "human")
+        if not plan.has_changes:
+            return 0
+        refuse_destruction(plan, allow_destroy)
+        if not auto_approve and not _confirmed():
+            stdout.print("Apply cancelled; nothing was changed.")
+            return 1
+        return _report(_execute(connection, plan))
+
+
+def _apply_saved(path: Path, allow_destroy: bool) -> int:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
+    plan = serialize.from_json(data)
+    project = load_project(Path(plan.catalog))
+    render(plan, "human")
+    refuse_destruction(plan, allow_destroy)
+    with connect(project) as connection:
+        verify_unchanged(connection.glue, plan)
+        return _report(_execute(connection, plan))
+
+
+def _confirmed() -> bool:
+    if not sys.stdin.isatty():
+        raise GluecatError("apply asks for confirmation, and there is no terminal: pass --auto-approve")
+    return typer.confirm("Apply these changes?", default=False)
+
+
+class _Bar:
+    def __init__(self, progress: Progress, total: int) -> None:
+        self._progress = progress
+        self._task = progress.add_task("applying", total=total)
+
+    def advance(self, units: int) -> None:
+        self._progress.advance(self._task, units)
+
+    def note(self, message: str) -> None:
+        self._progress.console.print(message)
+
+
+def _execute(connection: Connection, plan: Plan) -> ApplyResult:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=stderr, transient=True) as progress:
+        return apply_plan(connection.glue, plan, _Bar(progress, work_units(plan)))
+
+
+def _report(result: ApplyResult) -> int:
+    done = ", ".join(f"{count:,} {what}" for what, count in sorted(result.done.items())) or "nothing"
+    if result.ok:
+        stdout.print(f"Apply complete: {done}.", markup=False)
+        return 0
+    for failure in result.failures:
+        stderr.print(f"[red]failed[/] {failure.address}: {failure.message}")
+    stdout.print(
+        f"Apply finished with {len(result.failures)} failures ({done}). Re-run apply to converge.", markup=False
+    )
+    return 1

@@ -1,0 +1,48 @@
+"""Read the live state a plan needs, and nothing more: pages, not per-object calls."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from gluecat.glue import Glue, Shape
+from gluecat.load import Project
+from gluecat.model import HiveTable
+from gluecat.model.partitions import partition_count
+from gluecat.targets import Targets
+
+READ_WORKERS = 8
+
+
+@dataclass(frozen=True)
+class LiveCatalog:
+    databases: dict[str, Shape]
+    tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
+    partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
+
+
+def read_live(glue: Glue, project: Project, targets: Targets, progress: Callable[[str], None]) -> LiveCatalog:
+    """Databases (GetDatabases pages), tables of managed databases (GetTables pages), and the
+    partitions of tables that declare `partitions` (GetPartitions, parallel segments)."""
+    progress("reading databases")
+    databases = {db["Name"]: db for db in glue.databases()}
+    managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
+    progress(f"reading tables of {len(managed)} databases")
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
+        listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
+        tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
+    wanted = [
+        (db.name, table.name, partition_count(table.model.partitions))
+        for db in managed
+        for table in db.tables
+        if isinstance(table.model, HiveTable)
+        and table.model.partitions is not None
+        and targets.table(db.name, table.name)
+        and table.name in tables[db.name]
+    ]
+    progress(f"reading partitions of {len(wanted)} tables")
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
+        read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
+        partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
+    return LiveCatalog(databases, tables, partitions)

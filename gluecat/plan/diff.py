@@ -1,0 +1,304 @@
+"""The pure diff: loaded project + live catalog -> Plan. No I/O here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from gluecat.convert.database import database_input
+from gluecat.convert.hive import hive_table_input
+from gluecat.convert.locations import partition_location, table_location
+from gluecat.live import LiveCatalog
+from gluecat.load import LoadedDatabase, LoadedTable, Project
+from gluecat.model import HiveTable
+from gluecat.model.hivetype import same_type
+from gluecat.model.partitions import expand_partitions
+from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
+from gluecat.plan.parameters import managed
+from gluecat.targets import Targets
+
+Shape = dict[str, Any]
+ABSENT = "absent"
+TABLE_INPUT_KEYS = (
+    "Name", "Description", "Owner", "LastAccessTime", "LastAnalyzedTime", "Retention",
+    "StorageDescriptor", "PartitionKeys", "ViewOriginalText", "ViewExpandedText", "TableType",
+    "Parameters", "TargetTable", "ViewDefinition",
+)  # fmt: skip
+DATABASE_INPUT_KEYS = (
+    "Name", "Description", "LocationUri", "Parameters", "CreateTableDefaultPermissions",
+    "TargetDatabase", "FederatedDatabase",
+)  # fmt: skip
+
+
+def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
+    changes: list[Change] = []
+    partitions: list[PartitionChanges] = []
+    notes: list[str] = []
+    ignore = tuple(project.config.ignore_parameters)
+    prune = project.config.prune
+    for database in project.databases:
+        if not targets.touches(database.name):
+            continue
+        live_db = live.databases.get(database.name)
+        if targets.database(database.name):
+            change = _database_change(database, live_db, ignore)
+            if change:
+                changes.append(change)
+        live_tables = live.tables.get(database.name, {}) if live_db else {}
+        for table in database.tables:
+            if not targets.table(database.name, table.name):
+                continue
+            if not isinstance(table.model, HiveTable):
+                notes.append(
+                    f"{database.name}.{table.name}: format {table.model.format} is not planned yet; it is left alone"
+                )
+                continue
+            table_changes = list(
+                _table_changes(database, table, table.model, live_tables.get(table.name), live, ignore, prune)
+            )
+            changes.extend(c for c in table_changes if isinstance(c, Change))
+            partitions.extend(p for p in table_changes if isinstance(p, PartitionChanges) and p.count)
+        if project.config.prune and live_db and targets.database(database.name):
+            declared = {t.name for t in database.tables}
+            changes.extend(
+                _delete_table(database.name, name, shape)
+                for name, shape in sorted(live_tables.items())
+                if name not in declared
+            )
+    return Plan(project.root.name, tuple(changes), tuple(partitions), tuple(notes))
+
+
+# databases
+
+
+def _database_change(database: LoadedDatabase, live: Shape | None, ignore: tuple[str, ...]) -> Change | None:
+    desired: Shape = dict(database_input(database.model))
+    desired["Parameters"] = managed(database.model.parameters, ignore)
+    if live is None:
+        return Change(
+            database.name,
+            "database",
+            Action.CREATE,
+            database.name,
+            None,
+            desired,
+            live_version=ABSENT,
+        )
+    diffs = list(_scalar_diffs({"description": (live.get("Description"), desired.get("Description"))}))
+    diffs += _scalar_diffs({"location": (live.get("LocationUri"), desired.get("LocationUri"))})
+    diffs += _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
+    if not diffs:
+        return None
+    merged = {k: live[k] for k in DATABASE_INPUT_KEYS if k in live}
+    merged.update({k: v for k, v in desired.items() if k != "Parameters"})
+    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
+    return Change(
+        database.name,
+        "database",
+        Action.UPDATE,
+        database.name,
+        None,
+        merged,
+        tuple(diffs),
+        fingerprint(live),
+    )
+
+
+# tables
+
+
+def _table_changes(
+    database: LoadedDatabase,
+    table: LoadedTable,
+    model: HiveTable,
+    live: Shape | None,
+    live_catalog: LiveCatalog,
+    ignore: tuple[str, ...],
+    prune: bool,
+) -> Iterator[Change | PartitionChanges]:
+    address = f"{database.name}.{table.name}"
+    location = table_location(model, database.model)
+    desired: Shape = dict(hive_table_input(model, location))
+    desired["Parameters"] = managed(model.parameters, ignore)
+    live_partitions: list[Shape] = []
+    if live is None:
+        yield Change(address, "table", Action.CREATE, database.name, table.name, desired, live_version=ABSENT)
+    elif _partition_keys(live) != _partition_keys(desired):
+        reason = f"partition keys change: {_keys_text(live)} -> {_keys_text(desired)}"
+        yield Change(
+            address, "table", Action.REPLACE, database.name, table.name, desired,
+            (FieldDiff("partition_keys", _keys_text(live), _keys_text(desired)),),
+            live_version=version_of(live), reason=reason,
+        )  # fmt: skip
+    else:
+        live_partitions = live_catalog.partitions.get((database.name, table.name), [])
+        diffs = tuple(_hive_diffs(live, desired))
+        if diffs:
+            merged = merge_table_input(live, desired)
+            yield Change(
+                address, "table", Action.UPDATE, database.name, table.name, merged, diffs,
+                live_version=version_of(live),
+            )  # fmt: skip
+    if model.partitions is not None and location:
+        yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune)
+
+
+def _delete_table(database: str, name: str, live: Shape) -> Change:
+    return Change(
+        f"{database}.{name}", "table", Action.DELETE, database, name, None,
+        live_version=version_of(live), reason="not declared in YAML (prune: true)",
+    )  # fmt: skip
+
+
+def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
+    live_sd, want_sd = live.get("StorageDescriptor") or {}, desired["StorageDescriptor"]
+    live_serde, want_serde = live_sd.get("SerdeInfo") or {}, want_sd["SerdeInfo"]
+    scalars = {
+        "table_type": (live.get("TableType"), desired.get("TableType")),
+        "location": (_slashless(live_sd.get("Location")), _slashless(want_sd.get("Location"))),
+        "input_format": (live_sd.get("InputFormat"), want_sd.get("InputFormat")),
+        "output_format": (live_sd.get("OutputFormat"), want_sd.get("OutputFormat")),
+        "serde.library": (
+            live_serde.get("SerializationLibrary"),
+            want_serde.get("SerializationLibrary"),
+        ),
+    }
+    if "Description" in desired:
+        scalars["description"] = (live.get("Description"), desired["Description"])
+    yield from _scalar_diffs(scalars)
+    yield from _parameter_diffs(
+        "serde.parameters", live_serde.get("Parameters") or {}, want_serde.get("Parameters") or {}
+    )
+    yield from column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
+    yield from _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
+
+
+def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[str, Any]]) -> Iterator[FieldDiff]:
+    live_by_name = {c["Name"]: c for c in live}
+    want_by_name = {c["Name"]: c for c in desired}
+    for name, want in want_by_name.items():
+        have = live_by_name.get(name)
+        if have is None:
+            yield FieldDiff(f"columns.{name}", None, want["Type"])
+            continue
+        if not same_type(have.get("Type", ""), want["Type"]):
+            yield FieldDiff(f"columns.{name}.type", have.get("Type"), want["Type"])
+        if "Comment" in want and have.get("Comment") != want["Comment"]:
+            yield FieldDiff(f"columns.{name}.comment", have.get("Comment"), want["Comment"])
+    for name, have in live_by_name.items():
+        if name not in want_by_name:
+            yield FieldDiff(f"columns.{name}", have.get("Type"), None)
+    shared_live = [n for n in live_by_name if n in want_by_name]
+    shared_want = [n for n in want_by_name if n in live_by_name]
+    if shared_live != shared_want:
+        yield FieldDiff("columns (order)", ", ".join(shared_live), ", ".join(shared_want))
+
+
+def merge_table_input(live: Shape, desired: Shape) -> Shape:
+    """Live table with the declared fields laid over it: what the model does not cover stays."""
+    merged = {k: live[k] for k in TABLE_INPUT_KEYS if k in live}
+    for key in ("Name", "Description", "TableType", "PartitionKeys"):
+        if key in desired:
+            merged[key] = desired[key]
+    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
+    live_sd, want_sd = dict(live.get("StorageDescriptor") or {}), desired["StorageDescriptor"]
+    live_serde = dict(live_sd.get("SerdeInfo") or {})
+    live_serde["SerializationLibrary"] = want_sd["SerdeInfo"]["SerializationLibrary"]
+    live_serde["Parameters"] = {
+        **(live_serde.get("Parameters") or {}),
+        **want_sd["SerdeInfo"]["Parameters"],
+    }
+    live_sd.update(
+        Columns=_merge_columns(live_sd.get("Columns") or [], want_sd["Columns"]),
+        InputFormat=want_sd["InputFormat"],
+        OutputFormat=want_sd["OutputFormat"],
+        SerdeInfo=live_serde,
+    )
+    if "Location" in want_sd:
+        live_sd["Location"] = want_sd["Location"]
+    merged["StorageDescriptor"] = live_sd
+    return merged
+
+
+def _merge_columns(live: list[Shape], desired: list[Shape]) -> list[Shape]:
+    """Declared columns, keeping what Glue holds beyond name/type (a live comment, parameters)."""
+    live_by_name = {c["Name"]: c for c in live}
+    return [{**live_by_name.get(c["Name"], {}), **c} for c in desired]
+
+
+# partitions
+
+
+def _partition_changes(
+    database: str,
+    table: str,
+    model: HiveTable,
+    desired: Shape,
+    location: str,
+    live: list[Shape],
+    prune: bool,
+) -> PartitionChanges:
+    keys = tuple(k.name for k in model.partition_keys)
+    live_locations = {tuple(p["Values"]): (p.get("StorageDescriptor") or {}).get("Location", "") for p in live}
+    creates: list[PartitionWrite] = []
+    updates: list[PartitionWrite] = []
+    declared: set[tuple[str, ...]] = set()
+    for values, explicit in expand_partitions(model.partitions or [], list(keys)):
+        declared.add(values)
+        wanted = explicit or partition_location(location, keys, values)
+        have = live_locations.get(values)
+        if have is None:
+            creates.append(PartitionWrite(values, wanted))
+        elif _slashless(have) != _slashless(wanted):
+            updates.append(PartitionWrite(values, wanted, have))
+    deletes = tuple(sorted(v for v in live_locations if v not in declared)) if prune else ()
+    storage = {k: v for k, v in desired["StorageDescriptor"].items() if k != "Location"}
+    return PartitionChanges(
+        database, table, keys, storage, tuple(creates), tuple(updates), deletes,
+        live_fingerprint=partitions_fingerprint(live),
+    )  # fmt: skip
+
+
+# helpers
+
+
+def _scalar_diffs(pairs: Mapping[str, tuple[Any, Any]]) -> Iterator[FieldDiff]:
+    for path, (before, after) in pairs.items():
+        if (before or None) != (after or None):
+            yield FieldDiff(path, before, after)
+
+
+def _parameter_diffs(prefix: str, live: Mapping[str, str], desired: Mapping[str, str]) -> Iterator[FieldDiff]:
+    """Only declared keys are compared: live keys the YAML does not name are kept, not diffed."""
+    for key, value in sorted(desired.items()):
+        if live.get(key) != value:
+            yield FieldDiff(f"{prefix}.{key}", live.get(key), value)
+
+
+def _partition_keys(table: Shape) -> list[tuple[str, str]]:
+    return [(c["Name"], c.get("Type", "")) for c in table.get("PartitionKeys") or []]
+
+
+def _keys_text(table: Shape) -> str:
+    return ", ".join(f"{n} {t}" for n, t in _partition_keys(table)) or "(none)"
+
+
+def _slashless(location: str | None) -> str | None:
+    return location.rstrip("/") if location else location
+
+
+def version_of(live: Shape) -> str:
+    version = live.get("VersionId")
+    return str(version) if version is not None else fingerprint(live)
+
+
+def fingerprint(shape: Mapping[str, Any]) -> str:
+    stable = {k: v for k, v in shape.items() if k not in ("CreateTime", "UpdateTime", "LastAccessTime")}
+    return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def partitions_fingerprint(live: Iterable[Mapping[str, Any]]) -> str:
+    pairs = sorted((tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", "")) for p in live)
+    return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]

@@ -1,0 +1,115 @@
+"""The plan: plain frozen data that renderers read and apply executes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+FORMAT_VERSION = 1
+Kind = Literal["database", "table"]
+
+
+class Action(StrEnum):
+    CREATE = "create"
+    UPDATE = "update"
+    REPLACE = "replace"
+    DELETE = "delete"
+
+    @property
+    def glyph(self) -> str:
+        return {"create": "+", "update": "~", "replace": "-/+", "delete": "-"}[self.value]
+
+    @property
+    def destructive(self) -> bool:
+        return self in (Action.REPLACE, Action.DELETE)
+
+    @property
+    def past(self) -> str:
+        return {"create": "created", "update": "updated", "replace": "replaced", "delete": "deleted"}[self.value]
+
+
+@dataclass(frozen=True)
+class FieldDiff:
+    """`columns.amount.type: int -> bigint`; None on a side means absent."""
+
+    path: str
+    before: Any
+    after: Any
+
+
+@dataclass(frozen=True)
+class Change:
+    """One database or table to create, update, replace or delete."""
+
+    address: str
+    kind: Kind
+    action: Action
+    database: str
+    table: str | None
+    desired: dict[str, Any] | None
+    diffs: tuple[FieldDiff, ...] = ()
+    live_version: str | None = None
+    reason: str = ""
+
+    @property
+    def destructive(self) -> bool:
+        return self.action.destructive
+
+
+@dataclass(frozen=True)
+class PartitionWrite:
+    values: tuple[str, ...]
+    location: str
+    before: str | None = None  # the live location, for updates
+
+
+@dataclass(frozen=True)
+class PartitionChanges:
+    """All partition changes of one table. The storage template is the table's descriptor
+    (without location) that every partition copies, as Athena and Hive write them."""
+
+    database: str
+    table: str
+    keys: tuple[str, ...]
+    storage: dict[str, Any]
+    creates: tuple[PartitionWrite, ...] = ()
+    updates: tuple[PartitionWrite, ...] = ()
+    deletes: tuple[tuple[str, ...], ...] = ()
+    live_fingerprint: str = ""
+
+    @property
+    def count(self) -> int:
+        return len(self.creates) + len(self.updates) + len(self.deletes)
+
+    def address(self, values: tuple[str, ...]) -> str:
+        inner = ",".join(f"{k}={v}" for k, v in zip(self.keys, values, strict=True))
+        return f"{self.database}.{self.table}[{inner}]"
+
+
+@dataclass(frozen=True)
+class Plan:
+    catalog: str
+    changes: tuple[Change, ...] = ()
+    partitions: tuple[PartitionChanges, ...] = ()
+    notes: tuple[str, ...] = ()
+    format_version: int = FORMAT_VERSION
+    targets: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def has_changes(self) -> bool:
+        return bool(self.changes) or any(p.count for p in self.partitions)
+
+    @property
+    def destructive(self) -> bool:
+        return any(c.destructive for c in self.changes) or any(p.deletes for p in self.partitions)
+
+    def summary(self) -> dict[str, int]:
+        counts = {action.value: 0 for action in Action}
+        for change in self.changes:
+            counts[change.action.value] += 1
+        for group in self.partitions:
+            counts["create"] += len(group.creates)
+            counts["update"] += len(group.updates)
+            counts["delete"] += len(group.deletes)
+        return counts

@@ -1,0 +1,38 @@
+"""Load -> lint -> read live -> diff: the steps `plan` and `apply` share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from gluecat.connect import Connection
+from gluecat.errors import SpecError, SpecErrors
+from gluecat.lint import Finding, lint
+from gluecat.live import read_live
+from gluecat.load import Project, load_project
+from gluecat.plan.diff import build_plan
+from gluecat.plan.model import Plan
+from gluecat.targets import Targets
+
+
+def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
+    """A project that loads and lints without errors; warnings go to `warn`."""
+    project = load_project(root)
+    findings = lint(project)
+    errors = [f for f in findings if f.severity == "error"]
+    for finding in findings:
+        if finding.severity == "warning":
+            warn(finding)
+    if errors:
+        raise SpecErrors([SpecError(f.position, f"{f.message} [{f.rule}]") for f in errors])
+    return project
+
+
+def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
+    live = read_live(connection.glue, project, targets, progress)
+    plan = build_plan(project, live, targets)
+    return Plan(str(project.root), plan.changes, plan.partitions, plan.notes, targets=tuple(_target_text(targets)))
+
+
+def _target_text(targets: Targets) -> list[str]:
+    return [db if table is None else f"{db}.{table}" for db, table in targets.entries]

@@ -1,0 +1,1 @@
+"""Read-only views of a Plan: human (rich), JSON and markdown."""

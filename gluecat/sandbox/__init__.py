@@ -1,0 +1,1 @@
+"""The embedded local Glue + S3 (moto server), made to honour Glue's real contract."""

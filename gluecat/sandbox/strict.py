@@ -1,0 +1,228 @@
+"""A WSGI layer in front of moto's Glue that enforces what real Glue enforces.
+
+moto returns every item in one page, ignores Segment, accepts any VersionId,
+ignores batch limits and keeps names' case. Real Glue does none of that, so
+code proven only against plain moto is not proven. This layer restores the
+contract (from the AWS Glue API reference) and counts calls per operation.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import random
+import threading
+import uuid
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+# Operation -> (list key in the response, AWS's largest page).
+PAGED = {
+    "GetDatabases": ("DatabaseList", 100),
+    "GetTables": ("TableList", 100),
+    "GetPartitions": ("Partitions", 1000),
+    "GetTableVersions": ("TableVersions", 100),
+}
+# Operation -> (list key in the request, AWS's limit).
+BATCH_LIMITS = {
+    "BatchCreatePartition": ("PartitionInputList", 100),
+    "BatchUpdatePartition": ("Entries", 100),
+    "BatchDeletePartition": ("PartitionsToDelete", 25),
+    "BatchGetPartition": ("PartitionsToGet", 1000),
+    "BatchDeleteTable": ("TablesToDelete", 100),
+}
+MAX_SEGMENTS = 10
+
+
+@dataclass
+class StrictOptions:
+    """Knobs for tests: smaller pages than AWS's to exercise paging, injected throttling."""
+
+    page_size: int | None = None
+    throttle_rate: float = 0.0
+    seed: int = 7
+
+
+@dataclass
+class _Response:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+@dataclass
+class StrictGlue:
+    app: WSGIApp
+    options: StrictOptions = field(default_factory=StrictOptions)
+    calls: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._random = random.Random(self.options.seed)
+        self._pages: dict[str, list[Any]] = {}
+
+    def reset_counts(self) -> None:
+        with self._lock:
+            self.calls.clear()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        target = environ.get("HTTP_X_AMZ_TARGET", "")
+        if not target.startswith("AWSGlue."):
+            return self.app(environ, start_response)
+        operation = target.split(".", 1)[1]
+        body = json.loads(_read_body(environ) or b"{}")
+        with self._lock:
+            self.calls[operation] += 1
+            throttled = self._random.random() < self.options.throttle_rate
+        if throttled:
+            response = _error("ThrottlingException", "Rate exceeded")
+        else:
+            response = self._handle(operation, _lowercase_names(body), environ)
+        start_response(f"{response.status} X", response.headers)
+        return [response.body]
+
+    def _handle(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
+        if operation in BATCH_LIMITS:
+            key, limit = BATCH_LIMITS[operation]
+            if len(body.get(key) or []) > limit:
+                return _error(
+                    "ValidationException",
+                    f"1 validation error detected: Value at '{key}' failed to satisfy"
+                    f" constraint: Member must have length less than or equal to {limit}",
+                )
+        if operation == "UpdateTable" and body.get("VersionId"):
+            conflict = self._version_conflict(body, environ)
+            if conflict:
+                return conflict
+        if operation in PAGED:
+            return self._paged(operation, body, environ)
+        return self._forward(operation, body, environ)
+
+    def _forward(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
+        payload = json.dumps(body).encode()
+        inner = dict(environ)
+        inner["wsgi.input"] = io.BytesIO(payload)
+        inner["CONTENT_LENGTH"] = str(len(payload))
+        inner["HTTP_X_AMZ_TARGET"] = f"AWSGlue.{operation}"
+        captured: dict[str, Any] = {}
+
+        def capture(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
+            captured["status"], captured["headers"] = int(status.split()[0]), headers
+
+        chunks = b"".join(self.app(inner, capture))
+        return _Response(captured["status"], captured["headers"], chunks)
+
+    def _version_conflict(self, body: dict[str, Any], environ: dict[str, Any]) -> _Response | None:
+        table_name = body["TableInput"]["Name"]
+        lookup = {"DatabaseName": body["DatabaseName"], "Name": table_name}
+        current = self._forward("GetTable", lookup, environ)
+        if current.status != 200:
+            return None
+        live_version = json.loads(current.body)["Table"].get("VersionId")
+        if live_version is not None and str(live_version) != str(body["VersionId"]):
+            return _error(
+                "ConcurrentModificationException",
+                f"Update table failed due to concurrent modifications: VersionId"
+                f" {body['VersionId']} is not the current version {live_version}",
+            )
+        return None
+
+    def _paged(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
+        list_key, aws_max = PAGED[operation]
+        token = body.pop("NextToken", None)
+        max_results = min(int(body.pop("MaxResults", aws_max)), aws_max)
+        if self.options.page_size:
+            max_results = min(max_results, self.options.page_size)
+        segment = body.pop("Segment", None)
+        if token:
+            with self._lock:
+                items = self._pages.pop(_decode(token), None)
+            if items is None:
+                return _error("InvalidInputException", "The NextToken is invalid or expired")
+        else:
+            response = self._forward(operation, body, environ)
+            if response.status != 200:
+                return response
+            items = json.loads(response.body).get(list_key, [])
+            if segment is not None:
+                problem = _segment_problem(segment)
+                if problem:
+                    return _error("InvalidInputException", problem)
+                items = [i for i in items if _segment_of(i, segment["TotalSegments"]) == segment["SegmentNumber"]]
+        page, rest = items[:max_results], items[max_results:]
+        result: dict[str, Any] = {list_key: page}
+        if rest:
+            next_id = uuid.uuid4().hex
+            with self._lock:
+                self._pages[next_id] = rest
+            result["NextToken"] = _encode(next_id)
+        return _json(result)
+
+
+def _segment_problem(segment: dict[str, Any]) -> str | None:
+    total, number = segment.get("TotalSegments", 0), segment.get("SegmentNumber", -1)
+    if not 1 <= total <= MAX_SEGMENTS:
+        return f"TotalSegments must be between 1 and {MAX_SEGMENTS}"
+    if not 0 <= number < total:
+        return "SegmentNumber must be less than TotalSegments"
+    return None
+
+
+def _segment_of(partition: dict[str, Any], total: int) -> int:
+    return zlib.crc32(json.dumps(partition.get("Values", [])).encode()) % total
+
+
+_NAME_KEYS = ("DatabaseName", "TableName")
+
+
+def _lowercase_names(body: dict[str, Any]) -> dict[str, Any]:
+    """Glue lowercases database, table and top-level column names."""
+    for key in _NAME_KEYS:
+        if isinstance(body.get(key), str):
+            body[key] = body[key].lower()
+    if isinstance(body.get("Name"), str) and "DatabaseName" in body:
+        body["Name"] = body["Name"].lower()  # GetTable / DeleteTable
+    for input_key in ("DatabaseInput", "TableInput"):
+        shape = body.get(input_key)
+        if isinstance(shape, dict) and isinstance(shape.get("Name"), str):
+            shape["Name"] = shape["Name"].lower()
+    table = body.get("TableInput")
+    if isinstance(table, dict):
+        for column in (table.get("StorageDescriptor") or {}).get("Columns") or []:
+            column["Name"] = column["Name"].lower()
+        for column in table.get("PartitionKeys") or []:
+            column["Name"] = column["Name"].lower()
+    return body
+
+
+def _read_body(environ: dict[str, Any]) -> bytes:
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    return environ["wsgi.input"].read(length) if length else b""
+
+
+def _json(payload: dict[str, Any], status: int = 200) -> _Response:
+    headers = [("Content-Type", "application/x-amz-json-1.1")]
+    return _Response(status, headers, json.dumps(payload, default=str).encode())
+
+
+def _error(code: str, message: str) -> _Response:
+    response = _json({"__type": code, "message": message}, status=400)
+    response.headers.append(("x-amzn-ErrorType", code))
+    return response
+
+
+def _encode(value: str) -> str:
+    return base64.urlsafe_b64encode(value.encode()).decode()
+
+
+def _decode(token: str) -> str:
+    try:
+        return base64.urlsafe_b64decode(token.encode()).decode()
+    except (ValueError, UnicodeDecodeError):
+        return ""
