@@ -42,7 +42,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
         if not targets.touches(database.name):
             continue
         live_db = live.databases.get(database.name)
-        if targets.database(database.name):
+        if targets.database(database.name) or live_db is None:  # a targeted table needs its database
             change = _database_change(database, live_db, ignore)
             if change:
                 changes.append(change)

@@ -61,6 +61,7 @@ class StrictGlue:
     app: WSGIApp
     options: StrictOptions = field(default_factory=StrictOptions)
     calls: Counter[str] = field(default_factory=Counter)
+    throttled: int = 0
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -70,6 +71,7 @@ class StrictGlue:
     def reset_counts(self) -> None:
         with self._lock:
             self.calls.clear()
+            self.throttled = 0
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
@@ -80,6 +82,7 @@ class StrictGlue:
         with self._lock:
             self.calls[operation] += 1
             throttled = self._random.random() < self.options.throttle_rate
+            self.throttled += throttled
         if throttled:
             response = _error("ThrottlingException", "Rate exceeded")
         else:

@@ -1,0 +1,45 @@
+"""Shared fixtures: a strict local Glue + S3 (moto server behind gluecat's strict layer)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+
+from gluecat.sandbox.server import LocalGlue
+from gluecat.sandbox.strict import StrictOptions
+
+# Credentials for the local server only; nothing here can reach AWS.
+for _key, _value in {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}.items():
+    os.environ[_key] = _value
+os.environ.pop("AWS_PROFILE", None)
+
+
+@pytest.fixture(scope="session")
+def glue_server() -> Iterator[LocalGlue]:
+    with LocalGlue(StrictOptions()) as server:
+        yield server
+
+
+@pytest.fixture
+def server(glue_server: LocalGlue) -> Iterator[LocalGlue]:
+    """The strict server, emptied, with AWS's page sizes and no throttling unless a test sets them."""
+    glue_server.reset()
+    glue_server.strict.options.page_size = None
+    glue_server.strict.options.throttle_rate = 0.0
+    yield glue_server
+    glue_server.strict.options.page_size = None
+    glue_server.strict.options.throttle_rate = 0.0
+
+
+@pytest.fixture
+def raw_glue(server: LocalGlue) -> Any:
+    """A plain boto3 client, for arranging live state and asserting what Glue holds."""
+    return boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1")
