@@ -10,17 +10,14 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gluecat.cli import app  # noqa: E402
-from gluecat.sandbox.server import LocalGlue  # noqa: E402
+from gluecat.cli import app
+from gluecat.sandbox.server import LocalGlue
 
 
 def build(root: Path, endpoint: str, tables: int, partitions: int) -> None:
