@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+from gluecat.connect import Connection
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import Glue
 from gluecat.plan.diff import ABSENT, fingerprint, partitions_fingerprint, version_of
@@ -55,13 +56,17 @@ def refuse_destruction(plan: Plan, allow_destroy: bool) -> None:
         )  # fmt: skip
 
 
-def verify_unchanged(glue: Glue, plan: Plan) -> None:
+def verify_unchanged(connection: Connection, plan: Plan) -> None:
     """A saved plan applies only to the state it was made from (VersionId / fingerprints)."""
+    glue = connection.glue
     stale: list[str] = []
     for change in plan.changes:
         if change.kind == "database":
             live = glue.database(change.database)
             now = ABSENT if live is None else fingerprint(live)
+        elif change.format == "iceberg" and change.action is Action.UPDATE:
+            assert change.table is not None
+            now = connection.iceberg.fingerprint(change.database, change.table) or ABSENT
         else:
             assert change.table is not None
             table = glue.table(change.database, change.table)
@@ -87,18 +92,18 @@ def _created_by_plan(plan: Plan, group: PartitionChanges) -> bool:
     )
 
 
-def apply_plan(glue: Glue, plan: Plan, progress: Progress) -> ApplyResult:
+def apply_plan(connection: Connection, plan: Plan, progress: Progress) -> ApplyResult:
     result = ApplyResult()
     failed_databases: set[str] = set()
     for change in (c for c in plan.changes if c.kind == "database"):
-        if not _attempt(result, change.address, partial(_database, glue, change), progress):
+        if not _attempt(result, change.address, partial(_database, connection.glue, change), progress):
             failed_databases.add(change.database)
     tables = _table_work(plan)
     for key in [k for k in tables if k[0] in failed_databases]:
         result.failures.append(Failure(f"{key[0]}.{key[1]}", "skipped: its database failed"))
         del tables[key]
     with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
-        list(pool.map(lambda item: _table(glue, item[0], item[1], result, progress), tables.values()))
+        list(pool.map(lambda item: _table(connection, item[0], item[1], result, progress), tables.values()))
     return result
 
 
@@ -114,18 +119,18 @@ def _table_work(plan: Plan) -> dict[tuple[str, str], tuple[Change | None, Partit
 
 
 def _table(
-    glue: Glue,
+    connection: Connection,
     change: Change | None,
     group: PartitionChanges | None,
     result: ApplyResult,
     progress: Progress,
 ) -> None:
-    if change and not _attempt(result, change.address, lambda: _table_change(glue, change), progress):
+    if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
         return
     if group:
-        _partitions(glue, group, result, progress)
+        _partitions(connection.glue, group, result, progress)
 
 
 def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progress: Progress) -> bool:
@@ -154,8 +159,16 @@ def _database(glue: Glue, change: Change) -> str:
     return f"databases {change.action.past}"
 
 
-def _table_change(glue: Glue, change: Change) -> str:
+def _table_change(connection: Connection, change: Change) -> str:
     assert change.table is not None
+    glue = connection.glue
+    if change.format == "iceberg" and change.action in (Action.CREATE, Action.UPDATE):
+        assert change.desired is not None
+        if change.action is Action.CREATE:
+            connection.iceberg.create(change.database, change.table, change.desired)
+        else:
+            connection.iceberg.update(change.database, change.table, change.desired["ops"], change.live_version)
+        return f"tables {change.action.past}"
     if change.action is Action.DELETE:
         glue.delete_table(change.database, change.table)
     elif change.action is Action.REPLACE:

@@ -5,19 +5,31 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 import boto3
 
 from gluecat.glue import Glue, make_session
 from gluecat.load import Project
-from gluecat.sandbox.state import running_sandbox, sandbox_session
+from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
+
+if TYPE_CHECKING:
+    from gluecat.formats.iceberg import IcebergTables
 
 
-@dataclass(frozen=True)
+@dataclass
 class Connection:
     glue: Glue
     session: boto3.Session
     endpoint_url: str | None
+    catalog_id: str | None = None
+
+    @cached_property
+    def iceberg(self) -> IcebergTables:
+        from gluecat.formats.iceberg import IcebergTables
+
+        return IcebergTables(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
 
 
 @contextmanager
@@ -26,7 +38,16 @@ def connect(project: Project) -> Iterator[Connection]:
     if config.sandbox:
         with running_sandbox(project.root, config.region) as server:
             session = sandbox_session(config.region)
-            yield Connection(Glue(session, server.endpoint_url, config.catalog_id), session, server.endpoint_url)
+            ensure_buckets(session, server.endpoint_url, _locations(project))
+            glue = Glue(session, server.endpoint_url, config.catalog_id)
+            yield Connection(glue, session, server.endpoint_url, config.catalog_id)
         return
     session = make_session(config)
-    yield Connection(Glue(session, config.endpoint_url, config.catalog_id), session, config.endpoint_url)
+    glue = Glue(session, config.endpoint_url, config.catalog_id)
+    yield Connection(glue, session, config.endpoint_url, config.catalog_id)
+
+
+def _locations(project: Project) -> list[str]:
+    uris = [project.config.warehouse] + [db.model.location for db in project.databases]
+    uris += [t.model.location for db in project.databases for t in db.tables]
+    return [uri for uri in uris if uri]

@@ -6,9 +6,12 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from gluecat.glue import Glue, Shape
+from pyiceberg.table.metadata import TableMetadata
+
+from gluecat.connect import Connection
+from gluecat.glue import Shape
 from gluecat.load import Project
-from gluecat.model import HiveTable
+from gluecat.model import HiveTable, IcebergTable
 from gluecat.model.partitions import partition_count
 from gluecat.targets import Targets
 
@@ -20,11 +23,15 @@ class LiveCatalog:
     databases: dict[str, Shape]
     tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
     partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
+    iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
 
 
-def read_live(glue: Glue, project: Project, targets: Targets, progress: Callable[[str], None]) -> LiveCatalog:
+def read_live(
+    connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None]
+) -> LiveCatalog:
     """Databases (GetDatabases pages), tables of managed databases (GetTables pages), and the
     partitions of tables that declare `partitions` (GetPartitions, parallel segments)."""
+    glue = connection.glue
     progress("reading databases")
     databases = {db["Name"]: db for db in glue.databases()}
     managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
@@ -45,4 +52,28 @@ def read_live(glue: Glue, project: Project, targets: Targets, progress: Callable
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
         read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
         partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
-    return LiveCatalog(databases, tables, partitions)
+    iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
+    return LiveCatalog(databases, tables, partitions, iceberg)
+
+
+def _iceberg_metadata(
+    connection: Connection,
+    project: Project,
+    tables: dict[str, dict[str, Shape]],
+    targets: Targets,
+    progress: Callable[[str], None],
+) -> dict[tuple[str, str], TableMetadata]:
+    """Current metadata of declared Iceberg tables, read from the file GetTables pointed at."""
+    wanted = [
+        ((db.name, table.name), location)
+        for db in project.databases
+        for table in db.tables
+        if isinstance(table.model, IcebergTable) and targets.table(db.name, table.name)
+        if (location := (tables.get(db.name, {}).get(table.name) or {}).get("Parameters", {}).get("metadata_location"))
+    ]
+    if not wanted:
+        return {}
+    progress(f"reading Iceberg metadata of {len(wanted)} tables")
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
+        read = pool.map(connection.iceberg.read_metadata, [location for _, location in wanted])
+        return {key: metadata for (key, _), metadata in zip(wanted, read, strict=True)}

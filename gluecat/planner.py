@@ -29,7 +29,7 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
-    live = read_live(connection.glue, project, targets, progress)
+    live = read_live(connection, project, targets, progress)
     plan = build_plan(project, live, targets)
     return Plan(str(project.root), plan.changes, plan.partitions, plan.notes, targets=tuple(_target_text(targets)))
 

@@ -81,7 +81,7 @@ def _apply_saved(path: Path, allow_destroy: bool) -> int:
     render(plan, "human")
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:
-        verify_unchanged(connection.glue, plan)
+        verify_unchanged(connection, plan)
         return _report(_execute(connection, plan))
 
 
@@ -106,7 +106,7 @@ class _Bar:
 def _execute(connection: Connection, plan: Plan) -> ApplyResult:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=stderr, transient=True) as progress:
-        return apply_plan(connection.glue, plan, _Bar(progress, work_units(plan)))
+        return apply_plan(connection, plan, _Bar(progress, work_units(plan)))
 
 
 def _report(result: ApplyResult) -> int:

@@ -32,6 +32,15 @@ def table_location(table: TableBase, database: Database) -> str | None:
     return None
 
 
+def lake_location(table: TableBase, database: Database, warehouse: str | None) -> str | None:
+    """Iceberg/Delta: the location, else `<warehouse>/<database>.db/<table>`, else under the database."""
+    if table.location:
+        return table.location
+    if warehouse and table.name:
+        return join(warehouse, f"{database.name}.db", table.name)
+    return table_location(table, database)
+
+
 def partition_location(table_location: str, keys: Sequence[str], values: Sequence[str]) -> str:
     """`<table location>/<key>=<value>/...`, keys and values escaped the Hive way."""
     parts = [f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)]

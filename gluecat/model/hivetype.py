@@ -24,6 +24,8 @@ PRIMITIVES = (
     "timestamp",
     "date",
 )
+# Iceberg types that Hive type strings have no word for (Iceberg columns only).
+ICEBERG_ONLY = ("timestamptz", "uuid")
 ALIASES = {"integer": "int", "double precision": "double", "bool": "boolean"}
 PARAMETERISED = ("decimal", "char", "varchar")
 NESTED = ("array", "map", "struct")
@@ -94,9 +96,10 @@ def suggest_type(word: str) -> str:
 class _Parser:
     """Recursive descent over the type string; positions are for messages only."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, extra_primitives: tuple[str, ...] = ()) -> None:
         self.text = text
         self.pos = 0
+        self.primitives = PRIMITIVES + extra_primitives
 
     def fail(self, message: str) -> HiveTypeError:
         return HiveTypeError(f"invalid type '{self.text}': {message}")
@@ -144,7 +147,7 @@ class _Parser:
             self.word()
             return Primitive("double")
         name = ALIASES.get(name, name)
-        if name in PRIMITIVES:
+        if name in self.primitives:
             return Primitive(name)
         if name == "decimal":
             return self.decimal()
@@ -159,6 +162,8 @@ class _Parser:
             return self.map()
         if name == "struct":
             return self.struct()
+        if name in ICEBERG_ONLY:
+            raise HiveTypeError(f"type '{name}' exists only for format: iceberg tables")
         raise HiveTypeError(f"unknown type '{name}'{suggest_type(name)}")
 
     def decimal(self) -> Decimal:
@@ -238,11 +243,11 @@ class _Parser:
         raise self.fail("unterminated backtick in a struct field name")
 
 
-def parse(text: str) -> HiveType:
-    """Parse a Hive type string; raises HiveTypeError with a suggestion."""
+def parse(text: str, iceberg: bool = False) -> HiveType:
+    """Parse a Hive type string (with `timestamptz` and `uuid` when `iceberg`)."""
     if not isinstance(text, str) or not text.strip():
         raise HiveTypeError("a type is required, e.g. 'string' or 'bigint'")
-    return _Parser(text).parse()
+    return _Parser(text, ICEBERG_ONLY if iceberg else ()).parse()
 
 
 def _field_name(name: str) -> str:
@@ -282,9 +287,9 @@ def normalise(hive_type: HiveType) -> HiveType:
     return hive_type
 
 
-def canonical(text: str) -> str:
+def canonical(text: str, iceberg: bool = False) -> str:
     """Parse and print: the spelling gluecat writes to Glue."""
-    return render(parse(text))
+    return render(parse(text, iceberg))
 
 
 def same_type(left: str, right: str) -> bool:

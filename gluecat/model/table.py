@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from gluecat.model import hivetype
-from gluecat.model.base import ColumnName, ObjectName, Parameters, Strict
+from gluecat.model.base import ColumnName, ObjectName, OptionalParameters, Parameters, Strict
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.storage import STORAGE_FORMATS
 
@@ -26,7 +26,14 @@ class Column(Strict):
     comment: str | None = None
 
 
+def _valid_iceberg_type(value: str) -> str:
+    return hivetype.canonical(value, iceberg=True)
+
+
 class IcebergColumn(Column):
+    type: Annotated[str, AfterValidator(_valid_iceberg_type)] = Field(
+        description="Hive type string, plus timestamptz and uuid"
+    )
     required: bool = Field(False, description="Iceberg: the column may not hold nulls")
 
 
@@ -105,7 +112,9 @@ class IcebergTable(TableBase):
     columns: list[IcebergColumn] = Field(default_factory=list)
     partition_spec: list[IcebergPartitionField] = Field(default_factory=list)
     sort_order: list[IcebergSortField] = Field(default_factory=list)
-    properties: Parameters = Field(default_factory=dict, description="Iceberg table properties")
+    properties: OptionalParameters = Field(
+        default_factory=dict, description="Iceberg table properties; null removes one"
+    )
 
 
 class DeltaTable(TableBase):

@@ -7,12 +7,17 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from pyiceberg.table.metadata import TableMetadata
+
 from gluecat.convert.database import database_input
 from gluecat.convert.hive import hive_table_input
-from gluecat.convert.locations import partition_location, table_location
+from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.errors import PlanError
+from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
+from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import HiveTable
+from gluecat.model import HiveTable, IcebergTable
 from gluecat.model.hivetype import same_type
 from gluecat.model.partitions import expand_partitions
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
@@ -36,6 +41,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     changes: list[Change] = []
     partitions: list[PartitionChanges] = []
     notes: list[str] = []
+    refusals: list[str] = []
     ignore = tuple(project.config.ignore_parameters)
     prune = project.config.prune
     for database in project.databases:
@@ -49,6 +55,13 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
         live_tables = live.tables.get(database.name, {}) if live_db else {}
         for table in database.tables:
             if not targets.table(database.name, table.name):
+                continue
+            if isinstance(table.model, IcebergTable):
+                key = (database.name, table.name)
+                live_table = live_tables.get(table.name)
+                warehouse = project.config.warehouse
+                iceberg = _iceberg_change(database, table.model, live_table, live.iceberg.get(key), warehouse, refusals)
+                changes.extend([iceberg] if iceberg else [])
                 continue
             if not isinstance(table.model, HiveTable):
                 notes.append(
@@ -67,7 +80,50 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                 for name, shape in sorted(live_tables.items())
                 if name not in declared
             )
+    if refusals:
+        raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     return Plan(project.root.name, tuple(changes), tuple(partitions), tuple(notes))
+
+
+# iceberg
+
+
+def _iceberg_change(
+    database: LoadedDatabase,
+    model: IcebergTable,
+    live: Shape | None,
+    metadata: TableMetadata | None,
+    warehouse: str | None,
+    refusals: list[str],
+) -> Change | None:
+    assert model.name is not None
+    address = f"{database.name}.{model.name}"
+    location = lake_location(model, database.model, warehouse)
+    if live is None:
+        if location is None:
+            refusals.append(f"{address}: no location: set `location`, the catalog's `warehouse` or the database's")
+            return None
+        desired = {
+            "location": location,
+            "columns": [c.model_dump() for c in model.columns],
+            "properties": {k: v for k, v in desired_properties(model).items() if v is not None},
+            "ops": creation_ops(model),
+        }
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired,
+                      live_version=ABSENT, format="iceberg")  # fmt: skip
+    if metadata is None:
+        refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
+        return None
+    if model.location and _slashless(model.location) != _slashless(metadata.location):
+        refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
+    result = diff_iceberg(model, metadata)
+    refusals.extend(f"{address}: {reason}" for reason in result.refusals)
+    if not result.ops:
+        return None
+    return Change(
+        address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
+        live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
+    )  # fmt: skip
 
 
 # databases

@@ -51,10 +51,12 @@ class Change:
     diffs: tuple[FieldDiff, ...] = ()
     live_version: str | None = None
     reason: str = ""
+    format: str = "hive"
+    drops: bool = False  # an update that drops something (an Iceberg column)
 
     @property
     def destructive(self) -> bool:
-        return self.action.destructive
+        return self.action.destructive or self.drops
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "reason": c.reason,
                 "diffs": [dataclasses.asdict(d) for d in c.diffs],
                 "live_version": c.live_version,
+                "format": c.format,
+                "drops": c.drops,
                 "desired": c.desired,
             }
             for c in plan.changes
@@ -75,6 +77,8 @@ def from_json(data: dict[str, Any]) -> Plan:
                 diffs=tuple(FieldDiff(**d) for d in c["diffs"]),
                 live_version=c["live_version"],
                 reason=c["reason"],
+                format=c.get("format", "hive"),
+                drops=c.get("drops", False),
             )
             for c in data["changes"]
         )

@@ -44,6 +44,18 @@ def running_sandbox(project_root: Path, region: str | None) -> Iterator[LocalGlu
             save(session, server.endpoint_url, state)
 
 
+def ensure_buckets(session: boto3.Session, endpoint: str, uris: list[str]) -> None:
+    """The sandbox's S3 has the buckets a project's locations name (real S3 is never touched)."""
+    s3 = session.client("s3", endpoint_url=endpoint)
+    existing = {b["Name"] for b in s3.list_buckets().get("Buckets", [])}
+    for uri in uris:
+        scheme, _, rest = uri.partition("://")
+        bucket = rest.split("/", 1)[0]
+        if scheme in ("s3", "s3a") and bucket and bucket not in existing:
+            s3.create_bucket(Bucket=bucket)
+            existing.add(bucket)
+
+
 def _clients(session: boto3.Session, endpoint: str) -> tuple[Any, Any]:
     return session.client("glue", endpoint_url=endpoint), session.client("s3", endpoint_url=endpoint)
 

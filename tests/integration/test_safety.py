@@ -111,7 +111,7 @@ def test_rule3_update_passes_version_and_refuses_a_concurrent_change(
         theirs = _live_table(raw_glue, "customers")
         their_input = _table_input(theirs) | {"Description": "theirs"}
         raw_glue.update_table(DatabaseName="sales", TableInput=their_input, VersionId=theirs["VersionId"])
-        result = apply_plan(connection.glue, plan, _Silent())
+        result = apply_plan(connection, plan, _Silent())
     assert not result.ok
     assert "sales.customers" in result.failures[0].address
     assert "not overwritten" in result.failures[0].message
@@ -158,7 +158,7 @@ def test_rule5_per_entry_errors_fail_apply_and_a_rerun_converges(
     )  # fmt: skip
     plan = serialize.from_json(json.loads(plan_file.read_text()))
     with connect(load_project(root)) as connection:
-        result = apply_plan(connection.glue, plan, _Silent())
+        result = apply_plan(connection, plan, _Silent())
     assert [f.address for f in result.failures] == ["sales.orders[dt=2024-01-03]"]
     assert "AlreadyExists" in result.failures[0].message
     assert len(raw_glue.get_partitions(DatabaseName="sales", TableName="orders")["Partitions"]) == 10

@@ -1,0 +1,1 @@
+"""Table-format operations: Iceberg through pyiceberg, Delta through deltalake."""
