@@ -38,7 +38,7 @@ def run(step: str, server: LocalGlue, *args: str) -> None:
     started = time.perf_counter()
     result = CliRunner().invoke(app, list(args))
     seconds = time.perf_counter() - started
-    calls = dict(sorted(server.strict.calls.items()))
+    calls = dict(sorted(server.calls().items()))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{step:<16} exit={result.exit_code} calls={sum(calls.values()):>6} {calls}")
     print(f"{'':<16} seconds={seconds:.2f} peak_rss_mb={peak_mb:.0f}")

@@ -169,6 +169,9 @@ def _table_change(connection: Connection, change: Change) -> str:
         else:
             connection.iceberg.update(change.database, change.table, change.desired["ops"], change.live_version)
         return f"tables {change.action.past}"
+    if change.format == "delta" and change.action in (Action.CREATE, Action.UPDATE):
+        _delta_change(connection, change)
+        return f"tables {change.action.past}"
     if change.action is Action.DELETE:
         glue.delete_table(change.database, change.table)
     elif change.action is Action.REPLACE:
@@ -182,6 +185,20 @@ def _table_change(connection: Connection, change: Change) -> str:
         assert change.desired is not None
         glue.update_table(change.database, change.desired, change.live_version)
     return f"tables {change.action.past}"
+
+
+def _delta_change(connection: Connection, change: Change) -> None:
+    """The log first (create or alter), then the Glue registration that describes it."""
+    assert change.desired is not None and change.table is not None
+    location, delta, glue_input = change.desired["location"], change.desired["delta"], change.desired["glue"]
+    if "create" in delta:
+        connection.delta.create(location, change.table, delta["create"])
+    elif delta:
+        connection.delta.alter(location, delta)
+    if change.action is Action.CREATE:
+        connection.glue.create_table(change.database, glue_input)
+    else:
+        connection.glue.update_table(change.database, glue_input, change.live_version)
 
 
 def _partitions(glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress) -> None:

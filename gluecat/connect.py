@@ -15,6 +15,7 @@ from gluecat.load import Project
 from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
 
 if TYPE_CHECKING:
+    from gluecat.formats.delta import DeltaTables
     from gluecat.formats.iceberg import IcebergTables
 
 
@@ -30,6 +31,12 @@ class Connection:
         from gluecat.formats.iceberg import IcebergTables
 
         return IcebergTables(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
+
+    @cached_property
+    def delta(self) -> DeltaTables:
+        from gluecat.formats.delta import DeltaTables
+
+        return DeltaTables(self.session, self.endpoint_url)
 
 
 @contextmanager

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pyiceberg.table.metadata import TableMetadata
 
 from gluecat.connect import Connection
+from gluecat.formats.delta import DeltaLog
 from gluecat.glue import Shape
 from gluecat.load import Project
-from gluecat.model import HiveTable, IcebergTable
+from gluecat.model import DeltaTable, HiveTable, IcebergTable
 from gluecat.model.partitions import partition_count
 from gluecat.targets import Targets
 
@@ -24,6 +25,7 @@ class LiveCatalog:
     tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
     partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
     iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
+    delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
 
 
 def read_live(
@@ -53,7 +55,25 @@ def read_live(
         read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
         partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
     iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
-    return LiveCatalog(databases, tables, partitions, iceberg)
+    return LiveCatalog(databases, tables, partitions, iceberg, _delta_logs(connection, project, targets, progress))
+
+
+def _delta_logs(
+    connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None]
+) -> dict[tuple[str, str], DeltaLog | None]:
+    """The Delta log at each declared Delta table's location (None where there is none yet)."""
+    wanted = [
+        ((db.name, table.name), table.model.location)
+        for db in project.databases
+        for table in db.tables
+        if isinstance(table.model, DeltaTable) and table.model.location and targets.table(db.name, table.name)
+    ]
+    if not wanted:
+        return {}
+    progress(f"reading the Delta logs of {len(wanted)} tables")
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
+        read = pool.map(connection.delta.read, [location for _, location in wanted])
+        return {key: log for (key, _), log in zip(wanted, read, strict=True)}
 
 
 def _iceberg_metadata(

@@ -31,15 +31,20 @@ def glue_server() -> Iterator[LocalGlue]:
 @pytest.fixture
 def server(glue_server: LocalGlue) -> Iterator[LocalGlue]:
     """The strict server, emptied, with AWS's page sizes and no throttling unless a test sets them."""
+    glue_server.configure()
     glue_server.reset()
-    glue_server.strict.options.page_size = None
-    glue_server.strict.options.throttle_rate = 0.0
     yield glue_server
-    glue_server.strict.options.page_size = None
-    glue_server.strict.options.throttle_rate = 0.0
+    glue_server.configure()
 
 
 @pytest.fixture
 def raw_glue(server: LocalGlue) -> Any:
     """A plain boto3 client, for arranging live state and asserting what Glue holds."""
     return boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1")
+
+
+@pytest.fixture
+def lake_bucket(server: LocalGlue) -> str:
+    """An S3 bucket named `lake` on the local server, for Iceberg metadata and Delta logs."""
+    boto3.client("s3", endpoint_url=server.endpoint_url, region_name="us-east-1").create_bucket(Bucket="lake")
+    return "lake"

@@ -10,14 +10,17 @@ from typing import Any
 from pyiceberg.table.metadata import TableMetadata
 
 from gluecat.convert.database import database_input
+from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import lake_location, partition_location, table_location
 from gluecat.errors import PlanError
+from gluecat.formats.delta import DeltaLog
+from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
 from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
 from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import HiveTable, IcebergTable
+from gluecat.model import DeltaTable, HiveTable, IcebergTable
 from gluecat.model.hivetype import same_type
 from gluecat.model.partitions import expand_partitions
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
@@ -63,10 +66,10 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                 iceberg = _iceberg_change(database, table.model, live_table, live.iceberg.get(key), warehouse, refusals)
                 changes.extend([iceberg] if iceberg else [])
                 continue
-            if not isinstance(table.model, HiveTable):
-                notes.append(
-                    f"{database.name}.{table.name}: format {table.model.format} is not planned yet; it is left alone"
-                )
+            if isinstance(table.model, DeltaTable):
+                log = live.delta.get((database.name, table.name))
+                delta = _delta_change(database, table.model, live_tables.get(table.name), log, ignore, refusals)
+                changes.extend([delta] if delta else [])
                 continue
             table_changes = list(
                 _table_changes(database, table, table.model, live_tables.get(table.name), live, ignore, prune)
@@ -83,6 +86,48 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     return Plan(project.root.name, tuple(changes), tuple(partitions), tuple(notes))
+
+
+# delta
+
+
+def _delta_change(
+    database: LoadedDatabase,
+    model: DeltaTable,
+    live: Shape | None,
+    log: DeltaLog | None,
+    ignore: tuple[str, ...],
+    refusals: list[str],
+) -> Change | None:
+    assert model.name is not None and model.location is not None  # lint requires the location
+    address = f"{database.name}.{model.name}"
+    glue: Shape = dict(delta_table_input(model, model.location))
+    glue["Parameters"] = {**managed(model.parameters, ignore), **DELTA_PARAMETERS}
+    if log is None:
+        if live is not None:
+            refusals.append(f"{address}: registered in Glue, but there is no Delta log at {model.location}")
+            return None
+        desired = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired,
+                      live_version=ABSENT, format="delta")  # fmt: skip
+    if live is None:
+        mismatches = log_matches(model, log)
+        if mismatches:
+            refusals.append(f"{address}: the Delta log at {model.location} differs from the YAML and is never"
+                            " overwritten: " + "; ".join(mismatches))  # fmt: skip
+            return None
+        desired = {"location": model.location, "delta": {}, "glue": glue}
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT,
+                      format="delta", reason="registers the existing Delta log")  # fmt: skip
+    result = diff_delta(model, log)
+    refusals.extend(f"{address}: {reason}" for reason in result.refusals)
+    shown = {d.path for d in result.diffs}
+    glue_diffs = [d for d in _hive_diffs(live, glue) if d.path not in shown]
+    if not result.ops and not glue_diffs:
+        return None
+    desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
+    return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
+                  (*result.diffs, *glue_diffs), live_version=version_of(live), format="delta")  # fmt: skip
 
 
 # iceberg

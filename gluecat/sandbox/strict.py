@@ -38,6 +38,7 @@ BATCH_LIMITS = {
     "BatchDeleteTable": ("TablesToDelete", 100),
 }
 MAX_SEGMENTS = 10
+CONTROL_PREFIX = "/_gluecat"
 
 
 @dataclass
@@ -74,6 +75,10 @@ class StrictGlue:
             self.throttled = 0
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO", "").startswith(CONTROL_PREFIX):
+            response = self._control(environ)
+            start_response(f"{response.status} X", response.headers)
+            return [response.body]
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
@@ -89,6 +94,19 @@ class StrictGlue:
             response = self._handle(operation, _lowercase_names(body), environ)
         start_response(f"{response.status} X", response.headers)
         return [response.body]
+
+    def _control(self, environ: dict[str, Any]) -> _Response:
+        """Test and benchmark hooks: read the call counts, zero them, set the options."""
+        action = environ["PATH_INFO"][len(CONTROL_PREFIX) :]
+        with self._lock:
+            if action == "/reset-counts":
+                self.calls.clear()
+                self.throttled = 0
+            elif action == "/options":
+                settings = json.loads(_read_body(environ) or b"{}")
+                self.options.page_size = settings.get("page_size")
+                self.options.throttle_rate = float(settings.get("throttle_rate", 0.0))
+            return _json({"calls": dict(self.calls), "throttled": self.throttled})
 
     def _handle(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
         if operation in BATCH_LIMITS:

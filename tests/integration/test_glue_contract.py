@@ -33,12 +33,12 @@ def test_no_change_plan_costs_only_the_pages_it_needs(tmp_path: Path, server: Lo
     root = _big_catalog(tmp_path, server.endpoint_url)
     applied = gluecat("apply", str(root), "--auto-approve")
     assert applied.exit_code == 0, applied.output
-    assert server.strict.calls["BatchCreatePartition"] == 5 * 5 + 25  # 100 per call
+    assert server.calls()["BatchCreatePartition"] == 5 * 5 + 25  # 100 per call
 
-    server.strict.reset_counts()
+    server.reset_counts()
     planned = gluecat("plan", str(root), "--detailed-exitcode")
     assert planned.exit_code == 0, planned.output
-    calls = dict(server.strict.calls)
+    calls = dict(server.calls())
     tables = 251
     expected = {
         "GetDatabases": 1,
@@ -50,17 +50,17 @@ def test_no_change_plan_costs_only_the_pages_it_needs(tmp_path: Path, server: Lo
 
 
 def test_small_pages_are_followed(tmp_path: Path, server: LocalGlue) -> None:
-    server.strict.options.page_size = 3
+    server.configure(page_size=3)
     files = {"web/database.yaml": "location: s3://lake/web/\n"}
     for index in range(8):
         files[f"web/tables/t{index}.yaml"] = "storage: json\n"
     files["web/tables/parts.yaml"] = PARTITIONED.format(count=10)
     root = write_project(tmp_path, server.endpoint_url, files)
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
-    server.strict.reset_counts()
+    server.reset_counts()
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
-    assert server.strict.calls["GetTables"] == 3  # 9 tables, 3 a page
-    assert server.strict.calls["GetPartitions"] == 4  # 10 partitions, 3 a page
+    assert server.calls()["GetTables"] == 3  # 9 tables, 3 a page
+    assert server.calls()["GetPartitions"] == 4  # 10 partitions, 3 a page
 
 
 def test_batches_stay_within_aws_limits(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
@@ -70,16 +70,16 @@ def test_batches_stay_within_aws_limits(tmp_path: Path, server: LocalGlue, raw_g
     }
     root = write_project(tmp_path, server.endpoint_url, files, catalog_extra="prune: true\n")
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
-    assert server.strict.calls["BatchCreatePartition"] == 3
+    assert server.calls()["BatchCreatePartition"] == 3
 
     (root / "logs/tables/hits.yaml").write_text(
         PARTITIONED.format(count=220).replace("partitions:\n", "location: s3://lake/logs/moved\npartitions:\n")
     )
-    server.strict.reset_counts()
+    server.reset_counts()
     applied = gluecat("apply", str(root), "--auto-approve", "--allow-destroy")
     assert applied.exit_code == 0, applied.output
-    assert server.strict.calls["BatchDeletePartition"] == 2  # 30 deletions, 25 a call
-    assert server.strict.calls["BatchUpdatePartition"] == 3  # 220 moved, 100 a call
+    assert server.calls()["BatchDeletePartition"] == 2  # 30 deletions, 25 a call
+    assert server.calls()["BatchUpdatePartition"] == 3  # 220 moved, 100 a call
     partitions = raw_glue.get_partitions(DatabaseName="logs", TableName="hits")["Partitions"]
     assert len(partitions) == 220
     assert all(p["StorageDescriptor"]["Location"].startswith("s3://lake/logs/moved/n=") for p in partitions)
@@ -93,11 +93,11 @@ def test_throttling_is_retried_and_apply_converges(tmp_path: Path, server: Local
     for index in range(10):
         files[f"sales/tables/t{index}.yaml"] = "storage: csv\n"
     root = write_project(tmp_path, server.endpoint_url, files)
-    server.strict.options.throttle_rate = 0.25
+    server.configure(throttle_rate=0.25)
     applied = gluecat("apply", str(root), "--auto-approve")
     assert applied.exit_code == 0, applied.output
-    assert server.strict.throttled > 0
-    server.strict.options.throttle_rate = 0.0
+    assert server.throttled() > 0
+    server.configure()
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
     assert len(raw_glue.get_tables(DatabaseName="sales")["TableList"]) == 11
     assert len(raw_glue.get_partitions(DatabaseName="sales", TableName="orders")["Partitions"]) == 300

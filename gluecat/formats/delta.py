@@ -1,0 +1,91 @@
+"""Delta tables through deltalake (delta-rs): read the log, create it, alter it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import boto3
+from deltalake import DeltaTable
+from deltalake.exceptions import DeltaError
+
+from gluecat.errors import LiveStateError
+from gluecat.formats.delta_types import delta_fields, delta_schema, type_text
+from gluecat.model import Column
+
+
+@dataclass(frozen=True)
+class DeltaLog:
+    """What a plan needs from a Delta log: its schema, partitioning, configuration, description."""
+
+    columns: dict[str, str]  # name -> type in Hive spelling
+    partition_columns: list[str]
+    configuration: dict[str, str]
+    description: str | None
+    comments: dict[str, str] = field(default_factory=dict)
+
+
+def storage_options(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
+    options = {"AWS_REGION": session.region_name or "us-east-1"}
+    credentials = session.get_credentials()
+    if credentials is not None:
+        frozen = credentials.get_frozen_credentials()
+        options["AWS_ACCESS_KEY_ID"] = str(frozen.access_key)
+        options["AWS_SECRET_ACCESS_KEY"] = str(frozen.secret_key)
+        if frozen.token:
+            options["AWS_SESSION_TOKEN"] = frozen.token
+    if endpoint_url:
+        options["AWS_ENDPOINT_URL"] = endpoint_url
+        options["AWS_ALLOW_HTTP"] = "true" if endpoint_url.startswith("http://") else "false"
+    return options
+
+
+class DeltaTables:
+    def __init__(self, session: boto3.Session, endpoint_url: str | None) -> None:
+        self.options = storage_options(session, endpoint_url)
+
+    def read(self, uri: str) -> DeltaLog | None:
+        """The log at `uri`, or None when there is no Delta table there."""
+        try:
+            if not DeltaTable.is_deltatable(uri, storage_options=self.options):
+                return None
+            table = DeltaTable(uri, storage_options=self.options)
+            metadata = table.metadata()
+            fields = table.schema().fields
+        except (DeltaError, OSError) as exc:
+            raise LiveStateError(f"cannot read the Delta log at {uri}: {exc}") from exc
+        return DeltaLog(
+            columns={f.name: type_text(f.type) for f in fields},
+            partition_columns=list(metadata.partition_columns),
+            configuration=dict(metadata.configuration),
+            description=metadata.description,
+            comments={f.name: str(f.metadata["comment"]) for f in fields if "comment" in f.metadata},
+        )
+
+    def create(self, uri: str, name: str, spec: dict[str, Any]) -> None:
+        columns = [Column.model_validate(c) for c in spec["columns"]]
+        try:
+            DeltaTable.create(
+                uri,
+                delta_schema(columns),
+                mode="error",  # never overwrite a log that appeared since the plan
+                partition_by=spec["partition_columns"] or None,
+                name=name,
+                description=spec.get("description"),
+                configuration=spec["properties"] or None,
+                storage_options=self.options,
+            )
+        except (DeltaError, OSError, ValueError) as exc:
+            raise LiveStateError(f"cannot create the Delta table at {uri}: {exc}") from exc
+
+    def alter(self, uri: str, ops: dict[str, Any]) -> None:
+        try:
+            table = DeltaTable(uri, storage_options=self.options)
+            if ops.get("add_columns"):
+                table.alter.add_columns(delta_fields([Column.model_validate(c) for c in ops["add_columns"]]))
+            if ops.get("set_properties"):
+                table.alter.set_table_properties(ops["set_properties"], raise_if_not_exists=False)
+            if ops.get("description") is not None:
+                table.alter.set_table_description(ops["description"])
+        except (DeltaError, OSError, ValueError) as exc:
+            raise LiveStateError(f"cannot change the Delta table at {uri}: {exc}") from exc
