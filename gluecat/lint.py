@@ -168,10 +168,22 @@ def _hive_location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit
         )
 
 
+def _iceberg_parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = table.model
+    if isinstance(model, IcebergTable) and model.parameters:
+        yield Hit(
+            ("parameters",),
+            "iceberg-parameters",
+            "an iceberg table's Glue parameters are written by Iceberg commits: use `properties`"
+            " (Iceberg table properties) instead",
+        )
+
+
 TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] = (
     _duplicate_columns,
     _location,
     _partition_columns,
     _partition_values,
     _hive_location,
+    _iceberg_parameters,
 )
