@@ -54,7 +54,9 @@ def _rows(table: DeltaTable) -> pa.Table:
 URI = "s3://lake/lake.db/inventory"
 
 
-def test_create_makes_the_log_and_registers_it(tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any) -> None:
+def test_create_makes_the_log_and_registers_it(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any
+) -> None:
     root = _project(tmp_path, server)
     applied = gluecat("apply", str(root), "--auto-approve")
     assert applied.exit_code == 0, applied.output
@@ -80,7 +82,9 @@ def test_create_makes_the_log_and_registers_it(tmp_path: Path, server: LocalGlue
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
 
 
-def test_an_existing_log_is_registered_not_overwritten(tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any) -> None:
+def test_an_existing_log_is_registered_not_overwritten(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any
+) -> None:
     root = _project(tmp_path, server)
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     table = DeltaTable(URI, storage_options=_options(server))
@@ -106,7 +110,9 @@ def test_a_different_existing_log_is_a_plan_error(tmp_path: Path, server: LocalG
     assert DeltaTable(URI, storage_options=_options(server)).version() == 0
 
 
-def test_add_columns_properties_and_description(tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any) -> None:
+def test_add_columns_properties_and_description(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str, raw_glue: Any
+) -> None:
     root = _project(tmp_path, server)
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     table = DeltaTable(URI, storage_options=_options(server))
@@ -115,7 +121,9 @@ def test_add_columns_properties_and_description(tmp_path: Path, server: LocalGlu
     changed = (
         INVENTORY.replace("  - {name: dt, type: date}\n", "  - {name: dt, type: date}\n  - {name: bin, type: string}\n")
         .replace("Stock per warehouse", "Stock per warehouse and bin")
-        .replace('delta.appendOnly: "false"', 'delta.appendOnly: "false"\n  delta.logRetentionDuration: "interval 60 days"')
+        .replace(
+            'delta.appendOnly: "false"', 'delta.appendOnly: "false"\n  delta.logRetentionDuration: "interval 60 days"'
+        )
     )
     (root / "lake/tables/inventory.yaml").write_text(changed)
     planned = gluecat("plan", str(root))
@@ -138,7 +146,7 @@ def test_add_columns_properties_and_description(tmp_path: Path, server: LocalGlu
     [
         ("{name: on_hand, type: int}", "{name: on_hand, type: bigint}", "changing it to bigint rewrites data"),
         ("partition_columns: [dt]", "partition_columns: [sku]", "cannot change"),
-        ("  - {name: price, type: \"decimal(10,2)\"}\n", "", "Delta cannot drop it"),
+        ('  - {name: price, type: "decimal(10,2)"}\n', "", "Delta cannot drop it"),
     ],
 )
 def test_unsafe_changes_fail_at_plan_time(
