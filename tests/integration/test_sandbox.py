@@ -27,8 +27,15 @@ def test_example_walkthrough_persists_between_commands(tmp_path: Path) -> None:
     assert applied.returncode == 0, applied.stderr
     assert "Traceback" not in applied.stderr
 
-    state = json.loads((project / ".gluecat" / "sandbox" / "glue.json").read_text())
+    sandbox = project / ".gluecat" / "sandbox"
+    state = json.loads((sandbox / "glue.json").read_text())
     assert {d["Name"] for d in state["databases"]} == {"sales", "web", "lake"}
+    tables = {(t["database"], t["input"]["Name"]): t["input"] for t in state["tables"]}
+    assert tables[("lake", "events")]["Parameters"]["table_type"] == "ICEBERG"
+    assert tables[("lake", "inventory")]["Parameters"]["table_type"] == "DELTA"
+    lake = sandbox / "s3" / "example-lake" / "warehouse" / "lake.db"
+    assert list((lake / "events" / "metadata").glob("*.metadata.json")), "Iceberg metadata in the sandbox S3"
+    assert list((lake / "inventory" / "_delta_log").glob("*.json")), "the Delta log in the sandbox S3"
 
     second = _gluecat("plan", "example", "--detailed-exitcode", cwd=tmp_path)
     assert second.returncode == 0, second.stdout + second.stderr
