@@ -115,3 +115,45 @@ def apply(
     from gluecat.targets import Targets
 
     run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target)))
+
+
+class SparkFormat(StrEnum):
+    conf = "conf"
+    json = "json"
+    pyspark = "pyspark"
+    emr = "emr"
+    glue_job = "glue-job"
+    trino = "trino"
+    ddl = "ddl"
+
+
+@app.command("spark-conf")
+def spark_conf(
+    catalog_dir: CatalogDir = Path("."),
+    output_format: Annotated[SparkFormat, typer.Option("--format", help="Output format")] = SparkFormat.conf,
+    spark_version: Annotated[
+        str | None, typer.Option("--spark-version", help="3.4, 3.5 or 4.0 (default: catalog.yaml spark.spark_version)")
+    ] = None,
+    packages: Annotated[
+        str | None, typer.Option("--packages", help="Comma-separated Maven coordinates replacing the matched ones")
+    ] = None,
+    endpoint: Annotated[
+        str | None, typer.Option("--endpoint", help="Glue/S3 endpoint (default: catalog.yaml, or the sandbox's)")
+    ] = None,
+) -> None:
+    """Print the Spark configuration the catalog's tables need (spark-defaults.conf by default)."""
+    from gluecat.cli.spark import spark_conf_command
+
+    package_list = [p for p in packages.split(",") if p] if packages is not None else None
+    run(lambda: spark_conf_command(catalog_dir, output_format.value, spark_version, package_list, endpoint))
+
+
+@app.command()
+def sandbox(
+    catalog_dir: CatalogDir = Path("."),
+    port: Annotated[int, typer.Option("--port", help="Loopback port to serve Glue and S3 on")] = 5454,
+) -> None:
+    """Serve the project's sandbox Glue + S3 until interrupted (for Spark), then save its state."""
+    from gluecat.cli.spark import sandbox_command
+
+    run(lambda: sandbox_command(catalog_dir, port))

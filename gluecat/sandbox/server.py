@@ -23,10 +23,10 @@ STARTUP_SECONDS = 60
 class LocalGlue:
     """A moto server on 127.0.0.1 with Glue's real paging, limits and VersionId checks."""
 
-    def __init__(self, options: StrictOptions | None = None) -> None:
+    def __init__(self, options: StrictOptions | None = None, port: int = 0) -> None:
         self._options = options or StrictOptions()
         self._process: subprocess.Popen[str] | None = None
-        self._port = 0
+        self._port = port
 
     @property
     def endpoint_url(self) -> str:
@@ -35,7 +35,15 @@ class LocalGlue:
 
     def start(self) -> LocalGlue:
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "gluecat.sandbox.server", "--options", json.dumps(self._options.__dict__)],
+            [
+                sys.executable,
+                "-m",
+                "gluecat.sandbox.server",
+                "--options",
+                json.dumps(self._options.__dict__),
+                "--port",
+                str(self._port),
+            ],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -86,7 +94,7 @@ class LocalGlue:
         self.stop()
 
 
-def serve(options: StrictOptions) -> None:
+def serve(options: StrictOptions, port: int) -> None:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
     from werkzeug.serving import make_server
 
@@ -95,7 +103,7 @@ def serve(options: StrictOptions) -> None:
             pass
 
     app = StrictGlue(DomainDispatcherApplication(create_backend_app), options)
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)
     print(f"PORT {server.server_address[1]}", flush=True)
     server.serve_forever()
 
@@ -103,4 +111,6 @@ def serve(options: StrictOptions) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--options", default="{}")
-    serve(StrictOptions(**json.loads(parser.parse_args().options)))
+    parser.add_argument("--port", type=int, default=0)
+    arguments = parser.parse_args()
+    serve(StrictOptions(**json.loads(arguments.options)), arguments.port)

@@ -32,10 +32,10 @@ def sandbox_session(region: str | None) -> boto3.Session:
 
 
 @contextmanager
-def running_sandbox(project_root: Path, region: str | None) -> Iterator[LocalGlue]:
+def running_sandbox(project_root: Path, region: str | None, port: int = 0) -> Iterator[LocalGlue]:
     """Start the local Glue + S3 with the project's saved state; save it again on the way out."""
     state = project_root / STATE_DIR
-    with LocalGlue() as server:
+    with LocalGlue(port=port) as server:
         session = sandbox_session(region)
         restore(session, server.endpoint_url, state)
         try:

@@ -1,0 +1,74 @@
+"""SparkSettings in each output format: spark-defaults.conf, JSON, PySpark, EMR, Glue job, Trino."""
+
+from __future__ import annotations
+
+import json
+
+from gluecat.spark import SparkSettings
+
+HIVE_SITE_PREFIXES = ("spark.hadoop.hive.", "spark.hadoop.aws.")
+GLUE_JOB_DROPS = ("spark.jars.packages",)  # Glue jobs bring their jars through --datalake-formats
+
+
+def conf(settings: SparkSettings) -> str:
+    lines = ["# spark-defaults.conf written by gluecat spark-conf", f"# table formats: {', '.join(settings.formats)}"]
+    width = max((len(k) for k in settings.conf), default=0)
+    lines += [f"{key:<{width}}  {value}" for key, value in settings.conf.items()]
+    return "\n".join(lines) + "\n"
+
+
+def as_json(settings: SparkSettings) -> str:
+    return json.dumps(settings.conf, indent=2) + "\n"
+
+
+def pyspark(settings: SparkSettings) -> str:
+    lines = ["from pyspark.sql import SparkSession", "", "spark = (", "    SparkSession.builder"]
+    lines += [f"    .config({json.dumps(key)}, {json.dumps(value)})" for key, value in settings.conf.items()]
+    lines += ["    .getOrCreate()", ")"]
+    return "\n".join(lines) + "\n"
+
+
+def emr(settings: SparkSettings) -> str:
+    """EMR configuration classifications: metastore settings in spark-hive-site, the rest in spark-defaults."""
+    defaults = {k: v for k, v in settings.conf.items() if not k.startswith(HIVE_SITE_PREFIXES)}
+    hive_site = {
+        k.removeprefix("spark.hadoop."): v for k, v in settings.conf.items() if k.startswith(HIVE_SITE_PREFIXES)
+    }
+    classifications = [{"Classification": "spark-defaults", "Properties": defaults}]
+    if hive_site:
+        classifications.append({"Classification": "spark-hive-site", "Properties": hive_site})
+    return json.dumps(classifications, indent=2) + "\n"
+
+
+def glue_job(settings: SparkSettings) -> str:
+    """Glue job DefaultArguments: one --conf holding `k=v --conf k=v ...`, as Glue expects."""
+    pairs = [f"{k}={v}" for k, v in settings.conf.items() if k not in GLUE_JOB_DROPS]
+    arguments: dict[str, str] = {}
+    if pairs:
+        arguments["--conf"] = " --conf ".join(pairs)
+    lake_formats = [f for f in settings.formats if f in ("iceberg", "delta")]
+    if lake_formats:
+        arguments["--datalake-formats"] = ",".join(lake_formats)
+    if "hive" in settings.formats:
+        arguments["--enable-glue-datacatalog"] = "true"
+    return json.dumps(arguments, indent=2) + "\n"
+
+
+def trino(settings: SparkSettings) -> str:
+    """Catalog properties files for Trino's connectors on Glue."""
+    glue = []
+    if settings.region:
+        glue.append(f"hive.metastore.glue.region={settings.region}")
+    if settings.catalog_id:
+        glue.append(f"hive.metastore.glue.catalogid={settings.catalog_id}")
+    files = []
+    if "hive" in settings.formats:
+        files.append(("hive", ["connector.name=hive", "hive.metastore=glue", *glue]))
+    if "iceberg" in settings.formats:
+        files.append(("iceberg", ["connector.name=iceberg", "iceberg.catalog.type=glue", *glue]))
+    if "delta" in settings.formats:
+        files.append(("delta", ["connector.name=delta_lake", "hive.metastore=glue", *glue]))
+    return "\n".join(f"# etc/catalog/{name}.properties\n" + "\n".join(lines) + "\n" for name, lines in files)
+
+
+RENDERERS = {"conf": conf, "json": as_json, "pyspark": pyspark, "emr": emr, "glue-job": glue_job, "trino": trino}
