@@ -6,12 +6,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import boto3
 
 from gluecat.glue import Glue, make_session
 from gluecat.load import Project
+from gluecat.model import CatalogConfig
 from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
 
 if TYPE_CHECKING:
@@ -41,11 +43,17 @@ class Connection:
 
 @contextmanager
 def connect(project: Project) -> Iterator[Connection]:
-    config = project.config
+    with connect_to(project.config, project.root, _locations(project)) as connection:
+        yield connection
+
+
+@contextmanager
+def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = None) -> Iterator[Connection]:
+    """A connection from catalog settings alone (import runs before the YAML exists)."""
     if config.sandbox:
-        with running_sandbox(project.root, config.region) as server:
+        with running_sandbox(root, config.region) as server:
             session = sandbox_session(config.region)
-            ensure_buckets(session, server.endpoint_url, _locations(project))
+            ensure_buckets(session, server.endpoint_url, locations or [])
             glue = Glue(session, server.endpoint_url, config.catalog_id)
             yield Connection(glue, session, server.endpoint_url, config.catalog_id)
         return

@@ -18,6 +18,7 @@ from gluecat.model import (
     HiveTable,
     IcebergTable,
     Table,
+    ViewTable,
 )
 from gluecat.source import KeyHint, Loc, SourceFile, allowed_keys, read_yaml, validation_errors
 
@@ -118,12 +119,12 @@ def _load_table(path: Path, errors: list[SpecError]) -> LoadedTable | None:
     if model is None:
         close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
         suggestion = f" — did you mean '{close[0]}'?" if close else ""
-        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg or delta)"
+        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta or view)"
         errors.append(source.error(("format",), message))
         return None
     hint = _other_format_hint(table_format)
     loaded = _validate(source, model, {"name": path.stem}, errors, hint)
-    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable):
+    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable):
         return None
     return LoadedTable(loaded, source)
 

@@ -157,3 +157,21 @@ def sandbox(
     from gluecat.cli.spark import sandbox_command
 
     run(lambda: sandbox_command(catalog_dir, port))
+
+
+@app.command("import")
+def import_(
+    catalog_dir: CatalogDir = Path("."),
+    database: Annotated[list[str] | None, typer.Option("--database", help="Only this database; repeatable")] = None,
+    table: Annotated[list[str] | None, typer.Option("--table", help="Only this table (db.table); repeatable")] = None,
+    partitions: Annotated[
+        bool, typer.Option("--partitions", help="Also write partitions (folded into ranges)")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite files that differ")] = False,
+) -> None:
+    """Write YAML for live databases and tables, so that the next plan shows no changes."""
+    from gluecat.cli.importing import import_command
+    from gluecat.importer import Selection
+
+    selection = Selection(tuple(database or ()), tuple(table or ()), partitions)
+    run(lambda: import_command(catalog_dir, selection, force))

@@ -12,6 +12,7 @@ from mypy_boto3_glue.type_defs import (
 )
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
+from gluecat.convert.extra import extra_from_glue, merge_extra
 from gluecat.convert.storage import resolve_storage, storage_keys
 from gluecat.model import HiveTable
 
@@ -43,6 +44,7 @@ def hive_table_input(table: HiveTable, location: str | None) -> TableInputTypeDe
     }
     if table.description:
         shape["Description"] = table.description
+    merge_extra(shape, table.extra)  # type: ignore[arg-type]
     return shape
 
 
@@ -73,4 +75,5 @@ def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:
         output_format=keys.output_format,
         serde=keys.serde,
         parameters=dict(live.get("Parameters") or {}),
+        extra=extra_from_glue(live),
     )

@@ -154,13 +154,13 @@ def _spec_entry(column: str, transform: str, name: str | None) -> dict[str, Any]
     return {"column": column, "transform": transform, "name": name}
 
 
-def _live_spec(live: TableMetadata) -> list[tuple[str, str, str]]:
+def live_spec(live: TableMetadata) -> list[tuple[str, str, str]]:
     schema = live.schema()
     return [(schema.find_column_name(f.source_id) or "?", str(f.transform), f.name) for f in live.spec().fields]
 
 
 def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:
-    have = _live_spec(live)
+    have = live_spec(live)
     want = [(f.column, f.transform) for f in table.partition_spec]
     if [(c, t) for c, t, _ in have] == want:
         return
@@ -178,7 +178,7 @@ def _spec_text(fields: list[tuple[str, str]]) -> str:
     return ", ".join(f"{transform}({column})" for column, transform in fields) or "(unpartitioned)"
 
 
-def _live_sort(live: TableMetadata) -> list[dict[str, Any]]:
+def live_sort(live: TableMetadata) -> list[dict[str, Any]]:
     order = live.sort_order_by_id(live.default_sort_order_id)
     schema = live.schema()
     if order is None:
@@ -196,7 +196,7 @@ def _live_sort(live: TableMetadata) -> list[dict[str, Any]]:
 
 def _sort_order(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:
     want = [f.model_dump() for f in table.sort_order]
-    have = _live_sort(live)
+    have = live_sort(live)
     if want != have:
         result.ops.append({"op": "sort_order", "fields": want})
         result.diffs.append(FieldDiff("sort_order", _sort_text(have), _sort_text(want)))

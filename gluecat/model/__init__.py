@@ -12,6 +12,7 @@ from gluecat.model.table import (
     IcebergTable,
     Serde,
     Table,
+    ViewTable,
 )
 
 __all__ = [
@@ -29,4 +30,5 @@ __all__ = [
     "Serde",
     "SparkSettings",
     "Table",
+    "ViewTable",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
@@ -70,6 +70,11 @@ class HiveTable(TableBase):
     partitions: list[PartitionItem] | None = Field(
         None, description="Declared partitions; absent means live partitions are left alone"
     )
+    extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Glue TableInput fields gluecat does not model (Owner, Retention, StorageDescriptor"
+        " bucketing and skew ...), written to Glue as they are",
+    )
 
     @model_validator(mode="after")
     def _storage_or_formats(self) -> HiveTable:
@@ -124,9 +129,19 @@ class DeltaTable(TableBase):
     properties: Parameters = Field(default_factory=dict, description="Delta table configuration")
 
 
-Table = HiveTable | IcebergTable | DeltaTable
-TABLE_MODELS: dict[str, type[HiveTable] | type[IcebergTable] | type[DeltaTable]] = {
+class ViewTable(TableBase):
+    """A Glue view (TableType VIRTUAL_VIEW): Athena/Presto or Spark, with its SQL as Glue holds it."""
+
+    format: Literal["view"]
+    columns: list[Column] = Field(default_factory=list)
+    view_original_text: str = Field(description="ViewOriginalText, as the engine wrote it")
+    view_expanded_text: str | None = Field(None, description="ViewExpandedText")
+
+
+Table = HiveTable | IcebergTable | DeltaTable | ViewTable
+TABLE_MODELS: dict[str, type[HiveTable] | type[IcebergTable] | type[DeltaTable] | type[ViewTable]] = {
     "hive": HiveTable,
     "iceberg": IcebergTable,
     "delta": DeltaTable,
+    "view": ViewTable,
 }

@@ -11,8 +11,10 @@ from pyiceberg.table.metadata import TableMetadata
 
 from gluecat.convert.database import database_input
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
+from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
 from gluecat.formats.delta import DeltaLog
 from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
@@ -20,7 +22,7 @@ from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_
 from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import DeltaTable, HiveTable, IcebergTable
+from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
 from gluecat.model.hivetype import same_type
 from gluecat.model.partitions import expand_partitions
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
@@ -66,6 +68,10 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                 iceberg = _iceberg_change(database, table.model, live_table, live.iceberg.get(key), warehouse, refusals)
                 changes.extend([iceberg] if iceberg else [])
                 continue
+            if isinstance(table.model, ViewTable):
+                view = _view_change(database, table.model, live_tables.get(table.name), ignore)
+                changes.extend([view] if view else [])
+                continue
             if isinstance(table.model, DeltaTable):
                 log = live.delta.get((database.name, table.name))
                 delta = _delta_change(database, table.model, live_tables.get(table.name), log, ignore, refusals)
@@ -86,6 +92,44 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     return Plan(project.root.name, tuple(changes), tuple(partitions), tuple(notes))
+
+
+# views
+
+
+def _view_change(
+    database: LoadedDatabase, model: ViewTable, live: Shape | None, ignore: tuple[str, ...]
+) -> Change | None:
+    assert model.name is not None
+    address = f"{database.name}.{model.name}"
+    desired: Shape = dict(view_table_input(model))
+    desired["Parameters"] = managed(model.parameters, ignore)
+    if live is None:
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
+    pairs = {
+        "table_type": (live.get("TableType"), "VIRTUAL_VIEW"),
+        "view_original_text": (live.get("ViewOriginalText"), model.view_original_text),
+    }
+    if model.view_expanded_text is not None:
+        pairs["view_expanded_text"] = (live.get("ViewExpandedText"), model.view_expanded_text)
+    if model.description is not None:
+        pairs["description"] = (live.get("Description"), model.description)
+    live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
+    diffs = [
+        *_scalar_diffs(pairs),
+        *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
+        *_parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"]),
+    ]
+    if not diffs:
+        return None
+    merged = {k: live[k] for k in TABLE_INPUT_KEYS if k in live}
+    merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
+    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
+    live_sd = dict(live.get("StorageDescriptor") or {})
+    live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
+    merged["StorageDescriptor"] = live_sd
+    return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
+                  live_version=version_of(live))  # fmt: skip
 
 
 # delta
@@ -274,6 +318,18 @@ def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
     )
     yield from column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
     yield from _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
+    yield from _extra_diffs(live, desired)
+
+
+def _extra_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
+    for path, keys in declared_extra(desired):
+        have: Any = live
+        want: Any = desired
+        for key in keys:
+            have = (have or {}).get(key)
+            want = want[key]
+        if have != want:
+            yield FieldDiff(path, have, want)
 
 
 def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[str, Any]]) -> Iterator[FieldDiff]:
@@ -319,6 +375,8 @@ def merge_table_input(live: Shape, desired: Shape) -> Shape:
     )
     if "Location" in want_sd:
         live_sd["Location"] = want_sd["Location"]
+    live_sd.update({k: want_sd[k] for k in STORAGE_KEYS if k in want_sd})
+    merged.update({k: desired[k] for k in TABLE_KEYS if k in desired})
     merged["StorageDescriptor"] = live_sd
     return merged
 

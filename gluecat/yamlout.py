@@ -1,0 +1,50 @@
+"""Models -> YAML in one canonical form: stable key order, block style, nothing left to chance."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from pydantic import BaseModel
+from ruamel.yaml import YAML
+from ruamel.yaml.scalarstring import LiteralScalarString
+
+KEY_ORDER = (
+    "name", "description", "format", "kind", "table_type", "location", "storage", "input_format",
+    "output_format", "serde", "library", "columns", "type", "comment", "required", "partition_keys",
+    "partition_columns", "partition_spec", "column", "transform", "direction", "null_order", "sort_order",
+    "partitions", "values", "expand", "from", "to", "every", "view_original_text", "view_expanded_text",
+    "properties", "parameters", "extra",
+)  # fmt: skip
+
+
+def _ordered(value: Any) -> Any:
+    if isinstance(value, dict):
+        rank = {key: index for index, key in enumerate(KEY_ORDER)}
+        keys = sorted(value, key=lambda k: (rank.get(k, len(rank)), k))
+        nested_in_free_mapping = not any(k in rank for k in value)
+        if nested_in_free_mapping:  # parameters, properties, extra: sort plainly
+            keys = sorted(value)
+        return {k: _ordered(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_ordered(v) for v in value]
+    if isinstance(value, str) and "\n" in value:
+        return LiteralScalarString(value)
+    return value
+
+
+def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str, Any]:
+    data = model.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude_none=True)
+    for key in drop:
+        data.pop(key, None)
+    return data
+
+
+def dump(data: dict[str, Any], header: str = "") -> str:
+    yaml = YAML(typ="rt")
+    yaml.default_flow_style = False
+    yaml.width = 4096
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    buffer = io.StringIO()
+    yaml.dump(_ordered(data), buffer)
+    return header + buffer.getvalue()
