@@ -165,7 +165,8 @@ def _delta_change(
                       format="delta", reason="registers the existing Delta log")  # fmt: skip
     result = diff_delta(model, log)
     refusals.extend(f"{address}: {reason}" for reason in result.refusals)
-    shown = {d.path for d in result.diffs}
+    # The log holds the description; the Glue copy follows it on the next write, never forces one.
+    shown = {d.path for d in result.diffs} | {"description"}
     glue_diffs = [d for d in _hive_diffs(live, glue) if d.path not in shown]
     if not result.ops and not glue_diffs:
         return None
