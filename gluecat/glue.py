@@ -62,6 +62,23 @@ def make_session(config: CatalogConfig) -> boto3.Session:
     )
 
 
+@dataclass(frozen=True)
+class StaticCredentials:
+    """A session's resolved credentials, for clients outside boto3 (pyarrow, delta-rs)."""
+
+    access_key: str
+    secret_key: str
+    token: str | None
+
+
+def static_credentials(session: boto3.Session) -> StaticCredentials | None:
+    credentials = session.get_credentials()
+    if credentials is None:
+        return None
+    frozen = credentials.get_frozen_credentials()
+    return StaticCredentials(str(frozen.access_key), str(frozen.secret_key), frozen.token)
+
+
 def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]

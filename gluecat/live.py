@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pyiceberg.table.metadata import TableMetadata
 
@@ -17,6 +18,7 @@ from gluecat.model.partitions import partition_count
 from gluecat.targets import Targets
 
 READ_WORKERS = 8
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,7 @@ def _delta_logs(
     if not wanted:
         return {}
     progress(f"reading the Delta logs of {len(wanted)} tables")
-    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        read = pool.map(connection.delta.read, [location for _, location in wanted])
-        return {key: log for (key, _), log in zip(wanted, read, strict=True)}
+    return _read_each(connection.delta.read, wanted)
 
 
 def _iceberg_metadata(
@@ -94,6 +94,11 @@ def _iceberg_metadata(
     if not wanted:
         return {}
     progress(f"reading Iceberg metadata of {len(wanted)} tables")
+    return _read_each(connection.iceberg.read_metadata, wanted)
+
+
+def _read_each(read: Callable[[str], T], wanted: list[tuple[tuple[str, str], str]]) -> dict[tuple[str, str], T]:
+    """`read` every location in parallel, keyed by (database, table)."""
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        read = pool.map(connection.iceberg.read_metadata, [location for _, location in wanted])
-        return {key: metadata for (key, _), metadata in zip(wanted, read, strict=True)}
+        found = pool.map(read, [location for _, location in wanted])
+        return {key: value for (key, _), value in zip(wanted, found, strict=True)}

@@ -11,6 +11,7 @@ from deltalake.exceptions import DeltaError
 
 from gluecat.errors import LiveStateError
 from gluecat.formats.delta_types import delta_fields, delta_schema, type_text
+from gluecat.glue import static_credentials
 from gluecat.model import Column
 
 
@@ -27,13 +28,12 @@ class DeltaLog:
 
 def storage_options(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
     options = {"AWS_REGION": session.region_name or "us-east-1"}
-    credentials = session.get_credentials()
-    if credentials is not None:
-        frozen = credentials.get_frozen_credentials()
-        options["AWS_ACCESS_KEY_ID"] = str(frozen.access_key)
-        options["AWS_SECRET_ACCESS_KEY"] = str(frozen.secret_key)
-        if frozen.token:
-            options["AWS_SESSION_TOKEN"] = frozen.token
+    credentials = static_credentials(session)
+    if credentials:
+        options["AWS_ACCESS_KEY_ID"] = credentials.access_key
+        options["AWS_SECRET_ACCESS_KEY"] = credentials.secret_key
+        if credentials.token:
+            options["AWS_SESSION_TOKEN"] = credentials.token
     if endpoint_url:
         options["AWS_ENDPOINT_URL"] = endpoint_url
         options["AWS_ALLOW_HTTP"] = "true" if endpoint_url.startswith("http://") else "false"

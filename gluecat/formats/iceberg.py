@@ -21,6 +21,7 @@ from pyiceberg.transforms import parse_transform
 from gluecat.errors import ConflictError, LiveStateError
 from gluecat.formats.iceberg_diff import Op, fingerprint
 from gluecat.formats.iceberg_types import schema_of, to_iceberg
+from gluecat.glue import static_credentials
 from gluecat.model import IcebergColumn
 from gluecat.model.hivetype import parse
 
@@ -30,13 +31,12 @@ class IcebergTables:
         self, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
     ) -> None:
         properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1"}
-        credentials = session.get_credentials()
-        if credentials is not None:
-            frozen = credentials.get_frozen_credentials()
-            properties["s3.access-key-id"] = str(frozen.access_key)
-            properties["s3.secret-access-key"] = str(frozen.secret_key)
-            if frozen.token:
-                properties["s3.session-token"] = frozen.token
+        credentials = static_credentials(session)
+        if credentials:
+            properties["s3.access-key-id"] = credentials.access_key
+            properties["s3.secret-access-key"] = credentials.secret_key
+            if credentials.token:
+                properties["s3.session-token"] = credentials.token
         if endpoint_url:
             properties["s3.endpoint"] = endpoint_url
         if catalog_id:
