@@ -272,3 +272,10 @@ def test_not_a_project(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["validate", str(tmp_path)])
     assert result.exit_code == 1
     assert "catalog.yaml is missing" in result.output
+
+
+def test_the_shipped_broken_catalog_fails_with_positions() -> None:
+    broken = EXAMPLE.parent / "broken"
+    result = CliRunner().invoke(app, ["validate", str(broken)])
+    assert result.exit_code == 1
+    assert f"{broken / 'sales/tables/orders.yaml'}:5:11: unknown type 'bigit' — did you mean 'bigint'?" in result.output
