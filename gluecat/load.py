@@ -63,10 +63,18 @@ class Project:
 
 def load_project(root: Path) -> Project:
     """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all."""
+    project, errors = load_partial(root)
+    if errors or project is None:
+        raise SpecErrors(errors)
+    return project
+
+
+def load_partial(root: Path) -> tuple[Project | None, list[SpecError]]:
+    """What loads, and every error: validate lints the files that loaded even when others did not."""
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
         position = SourcePosition(catalog_path, 1, 1)
-        raise SpecErrors([SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")])
+        return None, [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
     errors: list[SpecError] = []
     loaded = _load_model(catalog_path, CatalogConfig, {}, errors)
     databases = []
@@ -76,11 +84,11 @@ def load_project(root: Path) -> Project:
         database = _load_database(directory, errors)
         if database is not None:
             databases.append(database)
-    if errors or loaded is None:
-        raise SpecErrors(errors)
+    if loaded is None:
+        return None, errors
     config, source = loaded
     assert isinstance(config, CatalogConfig)
-    return Project(root, config, source, tuple(databases))
+    return Project(root, config, source, tuple(databases)), errors
 
 
 def _load_database(directory: Path, errors: list[SpecError]) -> LoadedDatabase | None:

@@ -5,18 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from gluecat.cli.output import print_json, stdout
-from gluecat.errors import SpecErrors
 from gluecat.lint import Finding, lint
-from gluecat.load import load_project
+from gluecat.load import load_partial
 
 
 def findings_for(root: Path) -> tuple[list[Finding], tuple[int, int]]:
-    """Every finding for a project, and its (databases, tables) counts when it loads."""
-    try:
-        project = load_project(root)
-    except SpecErrors as exc:
-        return [Finding(e.position, "error", "schema", e.message) for e in exc.errors], (0, 0)
-    return lint(project), (len(project.databases), project.table_count())
+    """Every finding for a project (lint runs on the files that loaded), and its counts."""
+    project, errors = load_partial(root)
+    findings = [Finding(e.position, "error", "schema", e.message) for e in errors]
+    if project is None:
+        return findings, (0, 0)
+    findings += lint(project)
+    findings.sort(key=lambda f: (str(f.position.path), f.position.line, f.position.column))
+    return findings, (len(project.databases), project.table_count())
 
 
 def validate(root: Path, output_format: str) -> int:

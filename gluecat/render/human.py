@@ -23,12 +23,13 @@ def render(plan: Plan, console: Console) -> None:
         console.print("No changes. The live catalog matches the YAML.")
         return
     console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]:\n")
+    width = max((len(c.address) for c in plan.changes), default=0)
     for change in plan.changes:
         colour = COLOURS[change.action]
         flag = " [bold red](destructive)[/]" if change.destructive else ""
         reason = f" — {escape(change.reason)}" if change.reason else ""
         console.print(
-            f"  [{colour}]{change.action.glyph:>3}[/] {escape(change.address)}"
+            f"  [{colour}]{change.action.glyph:>3}[/] {escape(change.address.ljust(width))}"
             f"  [dim]{change.action.value} {change.kind}[/]{reason}{flag}"
         )
         for diff in change.diffs:

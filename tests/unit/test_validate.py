@@ -279,3 +279,4 @@ def test_the_shipped_broken_catalog_fails_with_positions() -> None:
     result = CliRunner().invoke(app, ["validate", str(broken)])
     assert result.exit_code == 1
     assert f"{broken / 'sales/tables/orders.yaml'}:5:11: unknown type 'bigit' — did you mean 'bigint'?" in result.output
+    assert "database has no `location`" in result.output, "lint still runs on the files that loaded"
