@@ -8,9 +8,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import Protocol
 
 from gluecat.connect import Connection
+from gluecat.convert.hive import partition_shape
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import Glue
 from gluecat.plan.diff import ABSENT, fingerprint, partitions_fingerprint, version_of
@@ -202,15 +203,10 @@ def _delta_change(connection: Connection, change: Change) -> None:
 
 
 def _partitions(glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress) -> None:
-    def shape(values: tuple[str, ...], location: str) -> dict[str, Any]:
-        return {
-            "Values": list(values),
-            "StorageDescriptor": {**group.storage, "Location": location},
-        }
-
-    creates = [shape(w.values, w.location) for w in group.creates]
+    creates = [dict(partition_shape(group.storage, w.values, w.location)) for w in group.creates]
     updates = [
-        {"PartitionValueList": list(w.values), "PartitionInput": shape(w.values, w.location)} for w in group.updates
+        {"PartitionValueList": list(w.values), "PartitionInput": partition_shape(group.storage, w.values, w.location)}
+        for w in group.updates
     ]
     errors = []
     try:

@@ -29,10 +29,4 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
-    live = read_live(connection, project, targets, progress)
-    plan = build_plan(project, live, targets)
-    return Plan(str(project.root), plan.changes, plan.partitions, plan.notes, targets=tuple(_target_text(targets)))
-
-
-def _target_text(targets: Targets) -> list[str]:
-    return [db if table is None else f"{db}.{table}" for db, table in targets.entries]
+    return build_plan(project, read_live(connection, project, targets, progress), targets)

@@ -7,7 +7,7 @@ the Delta extension and session catalog for Delta tables.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gluecat.errors import GluecatError
 from gluecat.load import Project
@@ -45,7 +45,6 @@ class SparkSettings:
     region: str | None = None
     catalog_id: str | None = None
     iceberg_catalog: str = "glue"
-    notes: list[str] = field(default_factory=list)
 
 
 def spark_line(version: str) -> str:

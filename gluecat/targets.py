@@ -23,6 +23,10 @@ class Targets:
             entries.append((database, table or None))
         return cls(tuple(entries))
 
+    def texts(self) -> tuple[str, ...]:
+        """The targets as the user wrote them (`sales`, `sales.orders`)."""
+        return tuple(db if table is None else f"{db}.{table}" for db, table in self.entries)
+
     def database(self, database: str) -> bool:
         """True when the database itself (not only some of its tables) is targeted."""
         return not self.entries or (database, None) in self.entries

@@ -50,8 +50,12 @@ def hive_table_input(table: HiveTable, location: str | None) -> TableInputTypeDe
 
 def partition_input(table: HiveTable, values: Sequence[str], location: str) -> PartitionInputTypeDef:
     """A partition as Athena and Hive add it: the table's storage, its own location."""
-    descriptor = storage_descriptor(table, location)
-    return {"Values": list(values), "StorageDescriptor": descriptor}
+    return partition_shape(storage_descriptor(table, None), values, location)
+
+
+def partition_shape(storage: Mapping[str, Any], values: Sequence[str], location: str) -> PartitionInputTypeDef:
+    """A PartitionInput from a table's storage descriptor (its template) and the partition's location."""
+    return {"Values": list(values), "StorageDescriptor": {**storage, "Location": location}}  # type: ignore[typeddict-item]
 
 
 def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:

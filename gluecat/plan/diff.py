@@ -14,6 +14,7 @@ from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
 from gluecat.formats.delta import DeltaLog
@@ -31,21 +32,11 @@ from gluecat.targets import Targets
 
 Shape = dict[str, Any]
 ABSENT = "absent"
-TABLE_INPUT_KEYS = (
-    "Name", "Description", "Owner", "LastAccessTime", "LastAnalyzedTime", "Retention",
-    "StorageDescriptor", "PartitionKeys", "ViewOriginalText", "ViewExpandedText", "TableType",
-    "Parameters", "TargetTable", "ViewDefinition",
-)  # fmt: skip
-DATABASE_INPUT_KEYS = (
-    "Name", "Description", "LocationUri", "Parameters", "CreateTableDefaultPermissions",
-    "TargetDatabase", "FederatedDatabase",
-)  # fmt: skip
 
 
 def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     changes: list[Change] = []
     partitions: list[PartitionChanges] = []
-    notes: list[str] = []
     refusals: list[str] = []
     ignore = tuple(project.config.ignore_parameters)
     prune = project.config.prune
@@ -91,7 +82,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
             )
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
-    return Plan(project.root.name, tuple(changes), tuple(partitions), tuple(notes))
+    return Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
 
 
 # views
@@ -122,9 +113,8 @@ def _view_change(
     ]
     if not diffs:
         return None
-    merged = {k: live[k] for k in TABLE_INPUT_KEYS if k in live}
+    merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
     merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
-    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
     merged["StorageDescriptor"] = live_sd
@@ -237,9 +227,8 @@ def _database_change(database: LoadedDatabase, live: Shape | None, ignore: tuple
     diffs += _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
     if not diffs:
         return None
-    merged = {k: live[k] for k in DATABASE_INPUT_KEYS if k in live}
+    merged = _carry_over(live, DATABASE_INPUT_KEYS, desired)
     merged.update({k: v for k, v in desired.items() if k != "Parameters"})
-    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
     return Change(
         database.name,
         "database",
@@ -356,11 +345,10 @@ def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[st
 
 def merge_table_input(live: Shape, desired: Shape) -> Shape:
     """Live table with the declared fields laid over it: what the model does not cover stays."""
-    merged = {k: live[k] for k in TABLE_INPUT_KEYS if k in live}
+    merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
     for key in ("Name", "Description", "TableType", "PartitionKeys"):
         if key in desired:
             merged[key] = desired[key]
-    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
     live_sd, want_sd = dict(live.get("StorageDescriptor") or {}), desired["StorageDescriptor"]
     live_serde = dict(live_sd.get("SerdeInfo") or {})
     live_serde["SerializationLibrary"] = want_sd["SerdeInfo"]["SerializationLibrary"]
@@ -379,6 +367,13 @@ def merge_table_input(live: Shape, desired: Shape) -> Shape:
     live_sd.update({k: want_sd[k] for k in STORAGE_KEYS if k in want_sd})
     merged.update({k: desired[k] for k in TABLE_KEYS if k in desired})
     merged["StorageDescriptor"] = live_sd
+    return merged
+
+
+def _carry_over(live: Shape, input_keys: tuple[str, ...], desired: Shape) -> Shape:
+    """The live object as an *Input shape, with the declared parameters laid over the live ones."""
+    merged = {k: live[k] for k in input_keys if k in live}
+    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
     return merged
 
 

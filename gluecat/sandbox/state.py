@@ -15,16 +15,12 @@ from typing import Any
 
 import boto3
 
+from gluecat.convert.shapes import PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.sandbox.server import LocalGlue
 
 STATE_DIR = Path(".gluecat") / "sandbox"
 REGION = "us-east-1"
 ACCESS_KEY = SECRET_KEY = "sandbox"  # moto accepts any; real AWS is never reached
-TABLE_INPUT_KEYS = (
-    "Name", "Description", "Owner", "Retention", "StorageDescriptor", "PartitionKeys",
-    "ViewOriginalText", "ViewExpandedText", "TableType", "Parameters",
-)  # fmt: skip
-PARTITION_INPUT_KEYS = ("Values", "StorageDescriptor", "Parameters")
 
 
 def sandbox_session(region: str | None) -> boto3.Session:
