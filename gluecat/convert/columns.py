@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
-
-from mypy_boto3_glue.type_defs import ColumnTypeDef
+from typing import TYPE_CHECKING, Any
 
 from gluecat.model import Column
+
+if TYPE_CHECKING:
+    from mypy_boto3_glue.type_defs import ColumnTypeDef
 
 
 def column_shape(column: Column) -> ColumnTypeDef:

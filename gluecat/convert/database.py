@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from mypy_boto3_glue.type_defs import DatabaseInputTypeDef
+from typing import TYPE_CHECKING, Any
 
 from gluecat.model import Database
+
+if TYPE_CHECKING:
+    from mypy_boto3_glue.type_defs import DatabaseInputTypeDef
 
 
 def database_input(database: Database) -> DatabaseInputTypeDef:

@@ -8,11 +8,14 @@ placeholder `col array<string>`, so Glue, Lake Formation and Athena show them.
 
 from __future__ import annotations
 
-from mypy_boto3_glue.type_defs import TableInputTypeDef
+from typing import TYPE_CHECKING
 
 from gluecat.convert.columns import column_shapes
 from gluecat.model import DeltaTable
 from gluecat.model.storage import STORAGE_FORMATS
+
+if TYPE_CHECKING:
+    from mypy_boto3_glue.type_defs import TableInputTypeDef
 
 DELTA_PARAMETERS = {"table_type": "DELTA", "spark.sql.sources.provider": "delta", "EXTERNAL": "TRUE"}
 

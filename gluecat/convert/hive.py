@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-from mypy_boto3_glue.type_defs import (
-    PartitionInputTypeDef,
-    StorageDescriptorTypeDef,
-    TableInputTypeDef,
-)
+from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
 from gluecat.convert.extra import extra_from_glue, merge_extra
 from gluecat.convert.storage import resolve_storage, storage_keys
 from gluecat.model import HiveTable
+
+if TYPE_CHECKING:
+    from mypy_boto3_glue.type_defs import (
+        PartitionInputTypeDef,
+        StorageDescriptorTypeDef,
+        TableInputTypeDef,
+    )
 
 
 def storage_descriptor(table: HiveTable, location: str | None) -> StorageDescriptorTypeDef:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
-
-from mypy_boto3_glue.type_defs import TableInputTypeDef
+from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
 from gluecat.model import ViewTable
+
+if TYPE_CHECKING:
+    from mypy_boto3_glue.type_defs import TableInputTypeDef
 
 
 def view_table_input(view: ViewTable) -> TableInputTypeDef:

@@ -114,6 +114,8 @@ def spark_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
                 "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={tmp}/metastore_db;create=true",
                 "spark.hadoop.fs.s3a.access.key": "testing",
                 "spark.hadoop.fs.s3a.secret.key": "testing",
+                # Derby writes derby.log into the working directory unless told otherwise.
+                "spark.driver.extraJavaOptions": f"-Dderby.stream.error.file={tmp}/derby.log",
             }
         )
         conf_dir = tmp / "conf"
