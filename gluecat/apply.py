@@ -3,19 +3,20 @@ deletions; every per-entry error collected; nothing destroyed without permission
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 from gluecat.connect import Connection
 from gluecat.convert.hive import partition_shape
 from gluecat.errors import ConflictError, GluecatError, PlanError
-from gluecat.glue import Glue
-from gluecat.plan.diff import ABSENT, fingerprint, partitions_fingerprint, version_of
-from gluecat.plan.model import Action, Change, PartitionChanges, Plan
+from gluecat.glue import EntryError, Glue
+from gluecat.plan.diff import ABSENT, fingerprint, partition_input_of, version_of
+from gluecat.plan.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 
 TABLE_WORKERS = 8
 
@@ -35,10 +36,11 @@ class Failure:
 class ApplyResult:
     done: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        return not self.failures and not self.interrupted
 
 
 def work_units(plan: Plan) -> int:
@@ -75,28 +77,36 @@ def verify_unchanged(connection: Connection, plan: Plan) -> None:
         if now != change.live_version:
             stale.append(change.address)
     for group in plan.partitions:
-        if group.live_fingerprint and not _created_by_plan(plan, group):
-            live_parts = glue.partitions(group.database, group.table, group.count)
-            if partitions_fingerprint(live_parts) != group.live_fingerprint:
-                stale.append(f"{group.database}.{group.table} partitions")
+        stale += _stale_partitions(glue, group)
     if stale:
+        shown = ", ".join(stale[:10]) + ("…" if len(stale) > 10 else "")
         raise ConflictError(
-            "the saved plan is stale: " + ", ".join(stale) + " changed in Glue since it was made;"
-            " nothing was changed. Run plan again"
+            f"the plan is stale: {shown} changed in Glue since it was made; nothing was changed. Run plan again"
         )
 
 
-def _created_by_plan(plan: Plan, group: PartitionChanges) -> bool:
-    return any(
-        c.table == group.table and c.database == group.database and c.action in (Action.CREATE, Action.REPLACE)
-        for c in plan.changes
-    )
+def _stale_partitions(glue: Glue, group: PartitionChanges) -> list[str]:
+    """Partitions to update or delete that someone else changed or removed since the plan."""
+    if not group.live_fingerprints:
+        return []
+    now = {
+        tuple(p["Values"]): fingerprint(partition_input_of(p))
+        for p in glue.partitions_by_values(group.database, group.table, list(group.live_fingerprints))
+    }
+    return [group.address(v) for v, planned in group.live_fingerprints.items() if now.get(v) != planned]
 
 
-def apply_plan(connection: Connection, plan: Plan, progress: Progress) -> ApplyResult:
+def apply_plan(
+    connection: Connection, plan: Plan, progress: Progress, stop: threading.Event | None = None
+) -> ApplyResult:
+    """Databases first, then tables in parallel. Once `stop` is set no new call is made:
+    calls in flight finish, and the result says what was done."""
+    stop = stop or threading.Event()
     result = ApplyResult()
     failed_databases: set[str] = set()
     for change in (c for c in plan.changes if c.kind == "database"):
+        if stop.is_set():
+            break
         if not _attempt(result, change.address, partial(_database, connection.glue, change), progress):
             failed_databases.add(change.database)
     tables = _table_work(plan)
@@ -104,7 +114,12 @@ def apply_plan(connection: Connection, plan: Plan, progress: Progress) -> ApplyR
         result.failures.append(Failure(f"{key[0]}.{key[1]}", "skipped: its database failed"))
         del tables[key]
     with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
-        list(pool.map(lambda item: _table(connection, item[0], item[1], result, progress), tables.values()))
+        work = [
+            pool.submit(_table, connection, change, group, result, progress, stop) for change, group in tables.values()
+        ]
+        for future in work:
+            future.result()
+    result.interrupted = stop.is_set()
     return result
 
 
@@ -125,13 +140,16 @@ def _table(
     group: PartitionChanges | None,
     result: ApplyResult,
     progress: Progress,
+    stop: threading.Event,
 ) -> None:
+    if stop.is_set():
+        return
     if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
         return
     if group:
-        _partitions(connection.glue, group, result, progress)
+        _partitions(connection.glue, group, result, progress, stop)
 
 
 def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progress: Progress) -> bool:
@@ -139,11 +157,11 @@ def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progres
         done = step()
     except ConflictError as exc:
         result.failures.append(Failure(address, f"{exc}; it was not overwritten — run plan again"))
-        progress.note(f"[red]conflict[/] {address}")
+        progress.note(f"conflict {address}")
         return False
     except GluecatError as exc:
         result.failures.append(Failure(address, str(exc)))
-        progress.note(f"[red]failed[/] {address}: {exc}")
+        progress.note(f"failed {address}: {exc}")
         return False
     finally:
         progress.advance(1)
@@ -202,23 +220,49 @@ def _delta_change(connection: Connection, change: Change) -> None:
         connection.glue.update_table(change.database, glue_input, change.live_version)
 
 
-def _partitions(glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress) -> None:
+def _partitions(
+    glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
+) -> None:
     creates = [dict(partition_shape(group.storage, w.values, w.location)) for w in group.creates]
-    updates = [
-        {"PartitionValueList": list(w.values), "PartitionInput": partition_shape(group.storage, w.values, w.location)}
-        for w in group.updates
+    updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
+    steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [
+        (Action.CREATE, lambda sent: glue.create_partitions(group.database, group.table, creates, sent)),
+        (Action.UPDATE, lambda sent: glue.update_partitions(group.database, group.table, updates, sent)),
+        (Action.DELETE, lambda sent: glue.delete_partitions(group.database, group.table, list(group.deletes), sent)),
     ]
-    errors = []
-    try:
-        errors += glue.create_partitions(group.database, group.table, creates, progress.advance)
-        errors += glue.update_partitions(group.database, group.table, updates, progress.advance)
-        errors += glue.delete_partitions(group.database, group.table, list(group.deletes), progress.advance)
-    except GluecatError as exc:
-        result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
-        return
-    for error in errors:
-        result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))
-    for action, count in ((Action.CREATE, len(group.creates)), (Action.UPDATE, len(group.updates)),
-                          (Action.DELETE, len(group.deletes))):  # fmt: skip
-        if count:
-            result.done[f"partitions {action.past}"] += count
+    for action, step in steps:
+        if stop.is_set():
+            return
+        sent = _Sent(progress, stop)
+        try:
+            errors = step(sent)
+        except GluecatError as exc:
+            result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
+            return
+        for error in errors:
+            result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))
+        if sent.count - len(errors) > 0:
+            result.done[f"partitions {action.past}"] += sent.count - len(errors)
+
+
+def _moved(group: PartitionChanges, write: PartitionWrite) -> dict[str, Any]:
+    """A partition at its new location, keeping everything else it holds (safety rule 6)."""
+    if write.live is None:
+        return dict(partition_shape(group.storage, write.values, write.location))
+    live: dict[str, Any] = dict(write.live)
+    live["StorageDescriptor"] = {**(live.get("StorageDescriptor") or group.storage), "Location": write.location}
+    return live
+
+
+class _Sent:
+    """Counts the entries of the batches sent; tells the batch loop to stop once asked to."""
+
+    def __init__(self, progress: Progress, stop: threading.Event) -> None:
+        self.count = 0
+        self._progress = progress
+        self._stop = stop
+
+    def __call__(self, entries: int) -> bool:
+        self.count += entries
+        self._progress.advance(entries)
+        return not self._stop.is_set()

@@ -24,6 +24,7 @@ from gluecat.model import CatalogConfig
 BATCH_CREATE = 100
 BATCH_UPDATE = 100
 BATCH_DELETE = 25
+BATCH_GET = 1000
 PARTITIONS_PER_PAGE = 1000
 MAX_SEGMENTS = 10
 RETRIES = {"mode": "standard", "max_attempts": 10}
@@ -161,6 +162,17 @@ class Glue:
         with ThreadPoolExecutor(max_workers=total) as pool:
             return [p for part in pool.map(segment, range(total)) for p in part]
 
+    def partitions_by_values(self, database: str, table: str, values: Sequence[Sequence[str]]) -> list[Shape]:
+        """The partitions with these values that exist (BatchGetPartition, 1,000 keys a call)."""
+        found: list[Shape] = []
+        pending = [{"Values": list(v)} for v in values]
+        while pending:
+            batch, pending = pending[:BATCH_GET], pending[BATCH_GET:]
+            answer = self._call("batch_get_partition", DatabaseName=database, TableName=table, PartitionsToGet=batch)
+            found.extend(answer.get("Partitions") or [])
+            pending = list(answer.get("UnprocessedKeys") or []) + pending
+        return found
+
     # writes
 
     def create_database(self, database_input: Shape) -> None:
@@ -180,7 +192,7 @@ class Glue:
         self._call("delete_table", DatabaseName=database, Name=name)
 
     def create_partitions(
-        self, database: str, table: str, inputs: Sequence[Shape], progress: Callable[[int], None]
+        self, database: str, table: str, inputs: Sequence[Shape], progress: Callable[[int], bool]
     ) -> list[EntryError]:
         return self._batches(
             "batch_create_partition",
@@ -195,7 +207,7 @@ class Glue:
         )
 
     def update_partitions(
-        self, database: str, table: str, entries: Sequence[Shape], progress: Callable[[int], None]
+        self, database: str, table: str, entries: Sequence[Shape], progress: Callable[[int], bool]
     ) -> list[EntryError]:
         return self._batches(
             "batch_update_partition",
@@ -210,7 +222,7 @@ class Glue:
         database: str,
         table: str,
         values: Sequence[Sequence[str]],
-        progress: Callable[[int], None],
+        progress: Callable[[int], bool],
     ) -> list[EntryError]:
         keys = [{"Values": list(v)} for v in values]
         return self._batches(
@@ -231,9 +243,10 @@ class Glue:
         size: int,
         entries: Sequence[Shape],
         request: Callable[[Sequence[Shape]], Shape],
-        progress: Callable[[int], None],
+        progress: Callable[[int], bool],
     ) -> list[EntryError]:
-        """Send entries in batches of `size`; collect every per-entry error."""
+        """Send entries in batches of `size`; collect every per-entry error. `progress` hears
+        how many entries each batch carried and answers False to stop before the next batch."""
         failed: list[EntryError] = []
         for batch in chunks(entries, size):
             try:
@@ -242,7 +255,8 @@ class Glue:
                 failed.extend(EntryError(_entry_values(e), "BatchFailed", str(exc)) for e in batch)
             else:
                 failed.extend(_entry_errors(answer))
-            progress(len(batch))
+            if not progress(len(batch)):
+                break
         return failed
 
 

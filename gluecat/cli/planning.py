@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
@@ -68,6 +69,8 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         if not auto_approve and not _confirmed():
             stdout.print("Apply cancelled; nothing was changed.")
             return 1
+        # Someone may have changed what we planned while we waited for "yes": never overwrite it.
+        verify_unchanged(connection, plan)
         return _report(_execute(connection, plan))
 
 
@@ -100,22 +103,26 @@ class _Bar:
         self._progress.advance(self._task, units)
 
     def note(self, message: str) -> None:
-        self._progress.console.print(message)
+        self._progress.console.print(message, markup=False)
 
 
 def _execute(connection: Connection, plan: Plan) -> ApplyResult:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as progress:
-        return apply_plan(connection, plan, _Bar(progress, work_units(plan)))
+    progress = Progress(*columns, console=stderr, transient=True)
+    with progress, stop_on_signals(lambda message: progress.console.print(message, markup=False)) as stop:
+        return apply_plan(connection, plan, _Bar(progress, work_units(plan)), stop)
 
 
 def _report(result: ApplyResult) -> int:
     done = ", ".join(f"{count:,} {what}" for what, count in sorted(result.done.items())) or "nothing"
+    for failure in result.failures:
+        stderr.print(f"failed {failure.address}: {failure.message}", markup=False, style="red")
+    if result.interrupted:
+        stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
+        return EXIT_INTERRUPTED
     if result.ok:
         stdout.print(f"Apply complete: {done}.", markup=False)
         return 0
-    for failure in result.failures:
-        stderr.print(f"[red]failed[/] {failure.address}: {failure.message}")
     stdout.print(
         f"Apply finished with {len(result.failures)} failures ({done}). Re-run apply to converge.", markup=False
     )

@@ -14,7 +14,7 @@ from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import lake_location, partition_location, table_location
-from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
+from gluecat.convert.shapes import DATABASE_INPUT_KEYS, PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
 from gluecat.formats.delta import DeltaLog
@@ -396,24 +396,34 @@ def _partition_changes(
     prune: bool,
 ) -> PartitionChanges:
     keys = tuple(k.name for k in model.partition_keys)
-    live_locations = {tuple(p["Values"]): (p.get("StorageDescriptor") or {}).get("Location", "") for p in live}
+    live_by_values = {tuple(p["Values"]): p for p in live}
     creates: list[PartitionWrite] = []
     updates: list[PartitionWrite] = []
     declared: set[tuple[str, ...]] = set()
     for values, explicit in expand_partitions(model.partitions or [], list(keys)):
         declared.add(values)
         wanted = explicit or partition_location(location, keys, values)
-        have = live_locations.get(values)
+        have = live_by_values.get(values)
         if have is None:
             creates.append(PartitionWrite(values, wanted))
-        elif _slashless(have) != _slashless(wanted):
-            updates.append(PartitionWrite(values, wanted, have))
-    deletes = tuple(sorted(v for v in live_locations if v not in declared)) if prune else ()
+        elif _slashless(_location_of(have)) != _slashless(wanted):
+            updates.append(PartitionWrite(values, wanted, _location_of(have), partition_input_of(have)))
+    deletes = tuple(sorted(v for v in live_by_values if v not in declared)) if prune else ()
+    guarded = [w.values for w in updates] + list(deletes)
     storage = {k: v for k, v in desired["StorageDescriptor"].items() if k != "Location"}
     return PartitionChanges(
         database, table, keys, storage, tuple(creates), tuple(updates), deletes,
-        live_fingerprint=partitions_fingerprint(live),
+        live_fingerprints={v: fingerprint(partition_input_of(live_by_values[v])) for v in guarded},
     )  # fmt: skip
+
+
+def partition_input_of(live: Mapping[str, Any]) -> Shape:
+    """The writable part of a live partition: what an update carries over."""
+    return {k: live[k] for k in PARTITION_INPUT_KEYS if k in live}
+
+
+def _location_of(partition: Mapping[str, Any]) -> str:
+    return str((partition.get("StorageDescriptor") or {}).get("Location", ""))
 
 
 # helpers
@@ -452,8 +462,3 @@ def version_of(live: Shape) -> str:
 def fingerprint(shape: Mapping[str, Any]) -> str:
     stable = {k: v for k, v in shape.items() if k not in ("CreateTime", "UpdateTime", "LastAccessTime")}
     return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def partitions_fingerprint(live: Iterable[Mapping[str, Any]]) -> str:
-    pairs = sorted((tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", "")) for p in live)
-    return hashlib.sha256(json.dumps(pairs).encode()).hexdigest()[:16]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 Kind = Literal["database", "table"]
 
 
@@ -64,6 +64,7 @@ class PartitionWrite:
     values: tuple[str, ...]
     location: str
     before: str | None = None  # the live location, for updates
+    live: dict[str, Any] | None = None  # the live PartitionInput an update starts from (safety rule 6)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ class PartitionChanges:
     creates: tuple[PartitionWrite, ...] = ()
     updates: tuple[PartitionWrite, ...] = ()
     deletes: tuple[tuple[str, ...], ...] = ()
-    live_fingerprint: str = ""
+    # What each partition to update or delete looked like when planned: apply re-checks it.
+    live_fingerprints: dict[tuple[str, ...], str] = field(default_factory=dict)
 
     @property
     def count(self) -> int:

@@ -49,9 +49,12 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "table": p.table,
                 "keys": list(p.keys),
                 "storage": p.storage,
-                "live_fingerprint": p.live_fingerprint,
+                "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints.items()],
                 "create": [{"values": list(w.values), "location": w.location} for w in p.creates],
-                "update": [{"values": list(w.values), "location": w.location, "before": w.before} for w in p.updates],
+                "update": [
+                    {"values": list(w.values), "location": w.location, "before": w.before, "live": w.live}
+                    for w in p.updates
+                ],
                 "delete": [list(v) for v in p.deletes],
             }
             for p in plan.partitions
@@ -89,9 +92,11 @@ def from_json(data: dict[str, Any]) -> Plan:
                 keys=tuple(p["keys"]),
                 storage=p["storage"],
                 creates=tuple(PartitionWrite(tuple(w["values"]), w["location"]) for w in p["create"]),
-                updates=tuple(PartitionWrite(tuple(w["values"]), w["location"], w["before"]) for w in p["update"]),
+                updates=tuple(
+                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"]) for w in p["update"]
+                ),
                 deletes=tuple(tuple(v) for v in p["delete"]),
-                live_fingerprint=p["live_fingerprint"],
+                live_fingerprints={tuple(g["values"]): g["fingerprint"] for g in p["live_fingerprints"]},
             )
             for p in data["partitions"]
         )

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gluecat.plan.model import FORMAT_VERSION
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import ORDERS, gluecat, sales_project
 
@@ -81,7 +82,7 @@ def test_target_limits_the_plan(tmp_path: Path, server: LocalGlue) -> None:
 def test_formats(tmp_path: Path, server: LocalGlue) -> None:
     root = sales_project(tmp_path, server.endpoint_url)
     data = json.loads(gluecat("plan", str(root), "--format", "json").stdout)
-    assert data["format_version"] == 1
+    assert data["format_version"] == FORMAT_VERSION
     assert data["summary"]["create"] == 13
     assert {c["address"] for c in data["changes"]} == {"sales", "sales.orders", "sales.customers"}
     markdown = gluecat("plan", str(root), "--format", "markdown").stdout

@@ -1,0 +1,193 @@
+"""Apply as users meet it: Ctrl-C part-way, partitions that move, a change made while apply asks."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from gluecat.sandbox.server import LocalGlue
+from tests.integration.helpers import gluecat, sales_project
+
+BIG = """\
+storage: parquet
+columns:
+  - {name: v, type: bigint}
+partition_keys:
+  - {name: dt, type: string}
+  - {name: shard, type: int}
+partitions:
+  - expand:
+      dt: {from: 2024-01-01, to: 2024-06-19}
+      shard: {from: 0, to: 99}
+"""  # 171 days x 100 shards = 17,100 partitions, 171 BatchCreatePartition calls
+
+
+def _gluecat_process(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "gluecat", *args], env=env, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs,
+    )  # fmt: skip
+
+
+def _partition_count(raw_glue: Any, table: str) -> int:
+    pages = raw_glue.get_paginator("get_partitions").paginate(DatabaseName="sales", TableName=table)
+    return sum(len(page["Partitions"]) for page in pages)
+
+
+def _wait_for_calls(server: LocalGlue, operation: str, at_least: int, seconds: float = 120) -> int:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        count = server.calls()[operation]
+        if count >= at_least:
+            return count
+        time.sleep(0.05)
+    raise AssertionError(f"{operation} never reached {at_least} calls")
+
+
+def test_sigint_stops_apply_promptly_reports_and_a_rerun_converges(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = sales_project(tmp_path, server.endpoint_url, big=BIG)
+    server.reset_counts()
+    process = _gluecat_process("apply", str(root), "--auto-approve")
+    at_signal = _wait_for_calls(server, "BatchCreatePartition", 10)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    after_signal = server.calls()["BatchCreatePartition"] - at_signal
+    assert process.returncode == 130, err
+    assert after_signal <= 20, f"{after_signal} batches were sent after Ctrl-C"
+    assert "Interrupted:" in out and "partitions created" in out and "re-run apply" in out
+    assert "Traceback" not in err
+    created = _partition_count(raw_glue, "big")
+    assert 0 < created < 17_100
+
+    rerun = _gluecat_process("apply", str(root), "--auto-approve")
+    out, err = rerun.communicate(timeout=300)
+    assert rerun.returncode == 0, err
+    assert _partition_count(raw_glue, "big") == 17_100
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_sigterm_stops_apply_the_same_way(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    root = sales_project(tmp_path, server.endpoint_url, big=BIG)
+    server.reset_counts()
+    process = _gluecat_process("apply", str(root), "--auto-approve")
+    _wait_for_calls(server, "BatchCreatePartition", 5)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Interrupted:" in out
+    assert _partition_count(raw_glue, "big") < 17_100
+
+
+def _partitioned_project(tmp_path: Path, endpoint: str, location: str) -> Path:
+    events = f"""\
+storage: parquet
+columns:
+  - {{name: v, type: bigint}}
+partition_keys:
+  - {{name: dt, type: string}}
+partitions:
+  - {{values: {{dt: "2024-01-01"}}, location: "{location}"}}
+  - {{values: {{dt: "2024-01-02"}}}}
+"""
+    return sales_project(tmp_path, endpoint, events=events)
+
+
+def test_a_moved_partition_keeps_its_own_fields(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    root = _partitioned_project(tmp_path, server.endpoint_url, "s3://lake/old/dt=2024-01-01/")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    live = raw_glue.get_partition(DatabaseName="sales", TableName="events", PartitionValues=["2024-01-01"])["Partition"]
+    descriptor = live["StorageDescriptor"]
+    descriptor["SerdeInfo"]["Parameters"] = {"serialization.format": "1", "theirs": "kept"}
+    descriptor["Parameters"] = {"sd.note": "kept"}
+    raw_glue.update_partition(
+        DatabaseName="sales", TableName="events", PartitionValueList=["2024-01-01"],
+        PartitionInput={"Values": ["2024-01-01"], "StorageDescriptor": descriptor,
+                        "Parameters": {"numRows": "42", "owner.team": "payments"}},
+    )  # fmt: skip
+
+    moved = _partitioned_project(tmp_path, server.endpoint_url, "s3://lake/new/dt=2024-01-01/")
+    assert gluecat("apply", str(moved), "--auto-approve").exit_code == 0
+
+    after = raw_glue.get_partition(DatabaseName="sales", TableName="events", PartitionValues=["2024-01-01"])[
+        "Partition"
+    ]
+    assert after["StorageDescriptor"]["Location"] == "s3://lake/new/dt=2024-01-01/"
+    assert after["Parameters"] == {"numRows": "42", "owner.team": "payments"}
+    assert after["StorageDescriptor"]["SerdeInfo"]["Parameters"]["theirs"] == "kept"
+    assert after["StorageDescriptor"]["Parameters"] == {"sd.note": "kept"}
+    assert gluecat("plan", str(moved), "--detailed-exitcode").exit_code == 0
+
+
+def _answer_prompt(args: list[str], before_yes: Any) -> tuple[int, str]:
+    """Run gluecat on a terminal, call `before_yes` at the prompt, then answer y."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: becomes gluecat
+        os.execv(sys.executable, [sys.executable, "-m", "gluecat", *args])
+    output = b""
+    answered = False
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+        if not answered and b"Apply these changes?" in output:
+            before_yes()
+            os.write(fd, b"y\n")
+            answered = True
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+
+
+def test_a_change_made_while_apply_asks_is_never_overwritten(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    root = _partitioned_project(tmp_path, server.endpoint_url, "s3://lake/old/dt=2024-01-01/")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    moved = _partitioned_project(tmp_path, server.endpoint_url, "s3://lake/ours/dt=2024-01-01/")
+    (moved / "sales/database.yaml").write_text("location: s3://lake/sales/\ndescription: ours\n")
+
+    def someone_else_moves_it() -> None:
+        raw_glue.update_partition(
+            DatabaseName="sales", TableName="events", PartitionValueList=["2024-01-01"],
+            PartitionInput={"Values": ["2024-01-01"],
+                            "StorageDescriptor": {"Location": "s3://lake/theirs/dt=2024-01-01/"}},
+        )  # fmt: skip
+
+    code, output = _answer_prompt(["apply", str(moved)], someone_else_moves_it)
+    assert code == 1, output
+    assert "stale" in output and "sales.events[dt=2024-01-01]" in output
+    live = raw_glue.get_partition(DatabaseName="sales", TableName="events", PartitionValues=["2024-01-01"])
+    assert live["Partition"]["StorageDescriptor"]["Location"] == "s3://lake/theirs/dt=2024-01-01/"
+    assert raw_glue.get_database(Name="sales")["Database"].get("Description") != "ours", "nothing at all was changed"
+
+
+def test_a_database_changed_while_apply_asks_is_never_overwritten(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = sales_project(tmp_path, server.endpoint_url)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (root / "sales/database.yaml").write_text("location: s3://lake/sales/\ndescription: ours\n")
+
+    def someone_else_describes_it() -> None:
+        raw_glue.update_database(
+            Name="sales", DatabaseInput={"Name": "sales", "LocationUri": "s3://lake/sales/", "Description": "theirs"}
+        )
+
+    code, output = _answer_prompt(["apply", str(root)], someone_else_describes_it)
+    assert code == 1, output
+    assert "stale" in output and "sales" in output
+    assert raw_glue.get_database(Name="sales")["Database"]["Description"] == "theirs"
