@@ -33,7 +33,10 @@ PARQUET = {
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
     options = parser.parse_args()
+    if options.small:
+        options.tables = 20
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
     with tempfile.TemporaryDirectory() as tmp, LocalGlue() as server:
@@ -54,6 +57,8 @@ def main() -> None:
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"import of {options.tables} tables in one database: exit={result.exit_code}")
         print(f"calls={sum(calls.values())} {calls} seconds={seconds:.2f} peak_rss_mb={peak_mb:.0f}")
+        if result.exit_code != 0:
+            raise SystemExit(f"import failed: {result.output}")
 
 
 if __name__ == "__main__":

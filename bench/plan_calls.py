@@ -34,7 +34,7 @@ def build(root: Path, endpoint: str, tables: int, partitions: int) -> None:
 
 
 def run(step: str, server: LocalGlue, *args: str) -> None:
-    server.strict.reset_counts()
+    server.reset_counts()
     started = time.perf_counter()
     result = CliRunner().invoke(app, list(args))
     seconds = time.perf_counter() - started
@@ -42,13 +42,19 @@ def run(step: str, server: LocalGlue, *args: str) -> None:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{step:<16} exit={result.exit_code} calls={sum(calls.values()):>6} {calls}")
     print(f"{'':<16} seconds={seconds:.2f} peak_rss_mb={peak_mb:.0f}")
+    if result.exit_code != 0:
+        raise SystemExit(f"{step} failed: {result.output}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--partitions", type=int, default=20000)
+    parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
     options = parser.parse_args()
+    if options.small:
+        options.tables = 20
+        options.partitions = 300
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
     with tempfile.TemporaryDirectory() as tmp, LocalGlue() as server:

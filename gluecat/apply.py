@@ -59,23 +59,17 @@ def refuse_destruction(plan: Plan, allow_destroy: bool) -> None:
         )  # fmt: skip
 
 
-def verify_unchanged(connection: Connection, plan: Plan) -> None:
-    """A saved plan applies only to the state it was made from (VersionId / fingerprints)."""
+def verify_unchanged(connection: Connection, plan: Plan, tables: bool = True) -> None:
+    """Refuse the whole plan, before any change, when a live object it writes changed since.
+
+    A saved plan checks everything. A fresh apply checks databases and partitions only
+    (tables=False): UpdateTable carries the VersionId, and creates fail on what exists."""
     glue = connection.glue
-    stale: list[str] = []
-    for change in plan.changes:
-        if change.kind == "database":
-            live = glue.database(change.database)
-            now = ABSENT if live is None else fingerprint(live)
-        elif change.format == "iceberg" and change.action is Action.UPDATE:
-            assert change.table is not None
-            now = connection.iceberg.fingerprint(change.database, change.table) or ABSENT
-        else:
-            assert change.table is not None
-            table = glue.table(change.database, change.table)
-            now = ABSENT if table is None else version_of(table)
-        if now != change.live_version:
-            stale.append(change.address)
+    stale = [
+        change.address
+        for change in plan.changes
+        if (tables or change.kind == "database") and _live_version(connection, change) != change.live_version
+    ]
     for group in plan.partitions:
         stale += _stale_partitions(glue, group)
     if stale:
@@ -83,6 +77,19 @@ def verify_unchanged(connection: Connection, plan: Plan) -> None:
         raise ConflictError(
             f"the plan is stale: {shown} changed in Glue since it was made; nothing was changed. Run plan again"
         )
+
+
+def _live_version(connection: Connection, change: Change) -> str | None:
+    if change.kind == "database":
+        if change.action is Action.CREATE:
+            return change.live_version  # CreateDatabase refuses a database that appeared meanwhile
+        live = connection.glue.database(change.database)
+        return ABSENT if live is None else fingerprint(live)
+    assert change.table is not None
+    if change.format == "iceberg" and change.action is Action.UPDATE:
+        return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
+    table = connection.glue.table(change.database, change.table)
+    return ABSENT if table is None else version_of(table)
 
 
 def _stale_partitions(glue: Glue, group: PartitionChanges) -> list[str]:
