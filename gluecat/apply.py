@@ -13,7 +13,8 @@ from typing import Protocol
 from gluecat.connect import Connection
 from gluecat.convert.hive import partition_shape
 from gluecat.errors import ConflictError, GluecatError, PlanError
-from gluecat.glue import Glue
+from gluecat.glue import EntryError, Glue
+from gluecat.partition_schema import follow_entries
 from gluecat.plan.diff import ABSENT, fingerprint, partitions_fingerprint, version_of
 from gluecat.plan.model import Action, Change, PartitionChanges, Plan
 
@@ -213,12 +214,21 @@ def _partitions(glue: Glue, group: PartitionChanges, result: ApplyResult, progre
         errors += glue.create_partitions(group.database, group.table, creates, progress.advance)
         errors += glue.update_partitions(group.database, group.table, updates, progress.advance)
         errors += glue.delete_partitions(group.database, group.table, list(group.deletes), progress.advance)
+        errors += _follow_table_schema(glue, group, progress)
     except GluecatError as exc:
         result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
         return
     for error in errors:
         result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))
-    for action, count in ((Action.CREATE, len(group.creates)), (Action.UPDATE, len(group.updates)),
+    for action, count in ((Action.CREATE, len(group.creates)), (Action.UPDATE, len(group.updates) + len(group.follows)),
                           (Action.DELETE, len(group.deletes))):  # fmt: skip
         if count:
             result.done[f"partitions {action.past}"] += count
+
+
+def _follow_table_schema(glue: Glue, group: PartitionChanges, progress: Progress) -> list[EntryError]:
+    """Read the partitions to bring in step now, so each keeps exactly what it holds but its schema."""
+    if not group.follows:
+        return []
+    live = glue.partitions(group.database, group.table, len(group.follows))
+    return glue.update_partitions(group.database, group.table, follow_entries(group, live), progress.advance)
