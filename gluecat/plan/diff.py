@@ -130,7 +130,7 @@ def _view_change(
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
     merged["StorageDescriptor"] = live_sd
-    findings = impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d))
+    findings = impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d)) or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
                   live_version=version_of(live), findings=tuple(findings))  # fmt: skip
 
@@ -329,7 +329,7 @@ def _hive_update(
     drift_finding: Finding | None,
 ) -> Change:
     merged = merge_table_input(live, desired)
-    findings = hive_findings(live, merged)
+    findings = hive_findings(live, merged) or [impact.METADATA_ONLY]
     findings += [drift_finding] if drift_finding else []
     if any(d.path.startswith("columns") for d in diffs) and has_schema_copy(live.get("Parameters") or {}):
         descriptor = merged["StorageDescriptor"]

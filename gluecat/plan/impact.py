@@ -47,6 +47,13 @@ class Finding:
     message: str
 
 
+METADATA_ONLY = Finding(
+    "metadata-only",
+    Impact.SAFE,
+    "no column, format or location change: readers see the same data (descriptions, comments or parameters)",
+)
+
+
 def worst(impacts: Iterable[Impact]) -> Impact:
     return max(impacts, default=Impact.SAFE, key=lambda impact: impact.rank)
 
