@@ -34,9 +34,9 @@ def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
     head += [f"> note: {note}" for note in plan.notes]
     if not plan.has_changes:
         return "\n".join([*head, "No changes. The live catalog matches the YAML.", ""])
-    head += [f"**{counts_line(plan)}**", ""]
+    head.append(f"**{counts_line(plan)}**")
     if plan.destructive:
-        head += ["> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`.", ""]
+        head += ["", "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`."]
     full = _document(plan, head, detailed=True)
     if len(full) <= limit:
         return full
