@@ -46,7 +46,6 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     refusals: list[str] = []
     ignore = tuple(project.config.ignore_parameters)
     prune = project.config.prune
-    notes: list[str] = []
     for database in project.databases:
         if not targets.touches(database.name):
             continue
@@ -77,7 +76,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                 changes.extend([_allowing(delta, allow)] if delta else [])
                 continue
             table_changes = list(
-                _table_changes(database, table, table.model, live_tables.get(table.name), live, ignore, prune, notes)
+                _table_changes(database, table, table.model, live_tables.get(table.name), live, ignore, prune)
             )
             changes.extend(_allowing(c, allow) for c in table_changes if isinstance(c, Change))
             partitions.extend(p for p in table_changes if isinstance(p, PartitionChanges) and p.count)
@@ -90,7 +89,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
             )
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
-    return Plan(str(project.root), tuple(changes), tuple(partitions), tuple(notes), targets=targets.texts())
+    return Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
 
 
 def _allowing(change: Change, reason: str | None) -> Change:
@@ -286,7 +285,6 @@ def _table_changes(
     live_catalog: LiveCatalog,
     ignore: tuple[str, ...],
     prune: bool,
-    notes: list[str],
 ) -> Iterator[Change | PartitionChanges]:
     address = f"{database.name}.{table.name}"
     location = table_location(model, database.model)
@@ -307,16 +305,21 @@ def _table_changes(
     else:
         live_partitions = live_catalog.partitions.get((database.name, table.name), [])
         follow = model.partition_schema == "follow"
-        drift = partition_drift(live_partitions, desired["StorageDescriptor"], storage_of(desired))
-        drift_finding = drift.finding(storage_of(desired), follow)
-        follows = drift.drifted if follow else ()
         diffs = tuple(_hive_diffs(live, desired))
+        drift_finding = None
+        # Drift costs a look at every partition: only for `follow`, or when this plan moves the schema.
+        if follow or any(_moves_partition_schema(d) for d in diffs):
+            drift = partition_drift(live_partitions, desired["StorageDescriptor"], storage_of(desired))
+            drift_finding = drift.finding(storage_of(desired), follow)
+            follows = drift.drifted if follow else ()
         if diffs:
             yield _hive_update(address, database.name, table.name, live, desired, diffs, drift_finding)
-        elif drift_finding and not follow:
-            notes.append(f"{address}: {drift_finding.message}")
     if location and (model.partitions is not None or follows):
         yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune, follows)
+
+
+def _moves_partition_schema(diff: FieldDiff) -> bool:
+    return diff.path.startswith(("columns", "serde.")) and not diff.path.endswith(".comment")
 
 
 def _hive_update(

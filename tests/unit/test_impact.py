@@ -216,3 +216,10 @@ def test_spark_schema_types() -> None:
     schema = StructType.fromJson(json.loads(json.dumps(read_schema(rewritten({}, columns, [])))))
     assert schema.simpleString() == "struct<i:int,v:string,m:map<string,array<struct<x:bigint,y:tinyint>>>>"
     assert schema["v"].metadata == {"__CHAR_VARCHAR_TYPE_STRING": "varchar(10)", "comment": "short"}
+
+
+def test_partitions_read_without_their_columns_are_not_judged() -> None:
+    table = {"Columns": [{"Name": "a", "Type": "bigint"}], "SerdeInfo": {}}
+    bare = {"Values": ["1"], "StorageDescriptor": {"Location": "s3://lake/t/1"}}
+    drift = partition_drift([bare, _partition("2", [("a", "boolean")])], table, CSV)
+    assert (drift.drifted, drift.mismatched) == ((("2",),), 1)
