@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from gluecat.model.hivetype import same_type
@@ -92,5 +93,6 @@ def _mismatched(have: Sequence[Shape], want: Sequence[Shape], storage: Storage) 
     return any(not _compatible(before, after) for before, after in pairs)
 
 
+@cache  # a table's partitions repeat the same few type pairs
 def _compatible(before: str, after: str) -> bool:
     return same_type(before, after) or (before.strip().lower(), after.strip().lower()) in WIDENINGS
