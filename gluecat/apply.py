@@ -15,6 +15,7 @@ from gluecat.connect import Connection
 from gluecat.convert.hive import partition_shape
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import EntryError, Glue
+from gluecat.partition_schema import follow_entries
 from gluecat.plan.diff import ABSENT, fingerprint, partition_input_of, version_of
 from gluecat.plan.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 
@@ -236,6 +237,7 @@ def _partitions(
         (Action.CREATE, lambda sent: glue.create_partitions(group.database, group.table, creates, sent)),
         (Action.UPDATE, lambda sent: glue.update_partitions(group.database, group.table, updates, sent)),
         (Action.DELETE, lambda sent: glue.delete_partitions(group.database, group.table, list(group.deletes), sent)),
+        (Action.UPDATE, lambda sent: _follow_table_schema(glue, group, sent)),
     ]
     for action, step in steps:
         if stop.is_set():
@@ -273,3 +275,11 @@ class _Sent:
         self.count += entries
         self._progress.advance(entries)
         return not self._stop.is_set()
+
+
+def _follow_table_schema(glue: Glue, group: PartitionChanges, sent: Callable[[int], bool]) -> list[EntryError]:
+    """Read the partitions to bring in step now, so each keeps exactly what it holds but its schema."""
+    if not group.follows:
+        return []
+    live = glue.partitions(group.database, group.table, len(group.follows))
+    return glue.update_partitions(group.database, group.table, follow_entries(group, live), sent)

@@ -34,7 +34,8 @@ def read_live(
     connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None]
 ) -> LiveCatalog:
     """Databases (GetDatabases pages), tables of managed databases (GetTables pages), and the
-    partitions of tables that declare `partitions` (GetPartitions, parallel segments)."""
+    partitions of tables that declare `partitions` or `partition_schema: follow` (GetPartitions,
+    parallel segments)."""
     glue = connection.glue
     progress("reading databases")
     databases = {db["Name"]: db for db in glue.databases()}
@@ -44,11 +45,11 @@ def read_live(
         listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
     wanted = [
-        (db.name, table.name, partition_count(table.model.partitions))
+        (db.name, table.name, partition_count(table.model.partitions or []))
         for db in managed
         for table in db.tables
         if isinstance(table.model, HiveTable)
-        and table.model.partitions is not None
+        and (table.model.partitions is not None or table.model.partition_schema == "follow")
         and targets.table(db.name, table.name)
         and table.name in tables[db.name]
     ]

@@ -70,6 +70,11 @@ def validate(
     run(lambda: run_validate(catalog_dir, output_format.value))
 
 
+class FailOn(StrEnum):
+    breaking = "breaking"
+    destructive = "destructive"
+
+
 class PlanFormat(StrEnum):
     human = "human"
     json = "json"
@@ -91,12 +96,17 @@ def plan(
         bool, typer.Option("--detailed-exitcode", help="Exit 0 no changes, 1 error, 2 changes present")
     ] = False,
     target: TargetOption = None,
+    fail_on: Annotated[
+        FailOn | None,
+        typer.Option("--fail-on", help="Exit 1 after printing when a change reaches this impact (CI gate)"),
+    ] = None,
 ) -> None:
     """Diff the YAML against the live catalog and print what apply would change."""
     from gluecat.cli.planning import plan_command
     from gluecat.targets import Targets
 
-    run(lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target)))
+    gate = fail_on.value if fail_on else None
+    run(lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target), gate))
 
 
 @app.command()

@@ -17,6 +17,7 @@ from gluecat.errors import GluecatError
 from gluecat.lint import Finding
 from gluecat.load import load_project
 from gluecat.plan import serialize
+from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
 from gluecat.render import human, markdown
@@ -45,7 +46,14 @@ def render(plan: Plan, output_format: str) -> None:
         human.render(shown, stdout)
 
 
-def plan_command(root: Path, output_format: str, out: Path | None, detailed_exitcode: bool, targets: Targets) -> int:
+def plan_command(
+    root: Path,
+    output_format: str,
+    out: Path | None,
+    detailed_exitcode: bool,
+    targets: Targets,
+    fail_on: str | None = None,
+) -> int:
     project = load_checked(root, _warn)
     with connect(project) as connection:
         plan = _plan_live(root, connection, targets)
@@ -53,6 +61,10 @@ def plan_command(root: Path, output_format: str, out: Path | None, detailed_exit
         out.write_text(json.dumps(serialize.to_json(plan), indent=1) + "\n", encoding="utf-8")
         stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
+    refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)
+    if refusal:
+        stderr.print(refusal, markup=False, style="red")
+        return 1
     return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
 
 

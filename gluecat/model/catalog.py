@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from gluecat.model.base import Strict
@@ -14,6 +16,14 @@ class SparkSettings(Strict):
     spark_version: str = Field("3.5", description="Spark version the jars are matched to")
     iceberg_version: str | None = Field(None, description="Iceberg runtime version override")
     delta_version: str | None = Field(None, description="Delta Lake version override")
+
+
+class Policy(Strict):
+    """Rules the plan is held to in review and CI."""
+
+    fail_on: Literal["breaking", "destructive"] | None = Field(
+        None, description="plan exits 1 when any change reaches this impact (as `plan --fail-on`)"
+    )
 
 
 class CatalogConfig(Strict):
@@ -35,3 +45,4 @@ class CatalogConfig(Strict):
         default_factory=list, description="Parameter keys (glob patterns) that engines own"
     )
     spark: SparkSettings = Field(default_factory=lambda: SparkSettings())
+    policy: Policy = Field(default_factory=lambda: Policy())

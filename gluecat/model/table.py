@@ -47,6 +47,9 @@ class TableBase(Strict):
     description: str | None = None
     location: str | None = Field(None, description="S3 URI of the table's data")
     parameters: Parameters = Field(default_factory=dict, description="Glue table parameters")
+    allow_breaking: str | None = Field(
+        None, description="Why a breaking change to this table is deliberate: the plan gate lets it through"
+    )
 
 
 def _storage_name(value: str) -> str:
@@ -69,6 +72,10 @@ class HiveTable(TableBase):
     partition_keys: list[Column] = Field(default_factory=list)
     partitions: list[PartitionItem] | None = Field(
         None, description="Declared partitions; absent means live partitions are left alone"
+    )
+    partition_schema: Literal["keep", "follow"] = Field(
+        "keep",
+        description="follow: when the table's columns or SerDe change, apply brings every partition's in step",
     )
     extra: dict[str, Any] = Field(
         default_factory=dict,

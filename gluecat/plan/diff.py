@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
@@ -21,13 +22,18 @@ from gluecat.formats.delta import DeltaLog
 from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
 from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
 from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
+from gluecat.formats.spark_schema import has_schema_copy, rewritten
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
 from gluecat.model.hivetype import same_type
 from gluecat.model.partitions import expand_partitions
+from gluecat.plan import impact
+from gluecat.plan.hive_impact import hive_findings, storage_of
+from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.parameters import managed
+from gluecat.plan.partition_drift import partition_drift
 from gluecat.targets import Targets
 
 Shape = dict[str, Any]
@@ -52,26 +58,27 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
         for table in database.tables:
             if not targets.table(database.name, table.name):
                 continue
+            allow = table.model.allow_breaking
             if isinstance(table.model, IcebergTable):
                 key = (database.name, table.name)
                 live_table = live_tables.get(table.name)
                 warehouse = project.config.warehouse
                 iceberg = _iceberg_change(database, table.model, live_table, live.iceberg.get(key), warehouse, refusals)
-                changes.extend([iceberg] if iceberg else [])
+                changes.extend([_allowing(iceberg, allow)] if iceberg else [])
                 continue
             if isinstance(table.model, ViewTable):
                 view = _view_change(database, table.model, live_tables.get(table.name), ignore)
-                changes.extend([view] if view else [])
+                changes.extend([_allowing(view, allow)] if view else [])
                 continue
             if isinstance(table.model, DeltaTable):
                 log = live.delta.get((database.name, table.name))
                 delta = _delta_change(database, table.model, live_tables.get(table.name), log, ignore, refusals)
-                changes.extend([delta] if delta else [])
+                changes.extend([_allowing(delta, allow)] if delta else [])
                 continue
             table_changes = list(
                 _table_changes(database, table, table.model, live_tables.get(table.name), live, ignore, prune)
             )
-            changes.extend(c for c in table_changes if isinstance(c, Change))
+            changes.extend(_allowing(c, allow) for c in table_changes if isinstance(c, Change))
             partitions.extend(p for p in table_changes if isinstance(p, PartitionChanges) and p.count)
         if project.config.prune and live_db and targets.database(database.name):
             declared = {t.name for t in database.tables}
@@ -83,6 +90,10 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     return Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
+
+
+def _allowing(change: Change, reason: str | None) -> Change:
+    return dataclasses.replace(change, allow_breaking=reason) if reason else change
 
 
 # views
@@ -118,8 +129,27 @@ def _view_change(
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
     merged["StorageDescriptor"] = live_sd
+    findings = impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d)) or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
-                  live_version=version_of(live))  # fmt: skip
+                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
+
+
+def _column_name(path: str) -> str:
+    return path.removeprefix("columns.").removesuffix(".type").removeprefix("columns ")
+
+
+def _is_column_shape(diff: FieldDiff) -> bool:
+    """Column added, dropped, retyped or moved (not a comment)."""
+    return diff.path.startswith("columns") and not diff.path.endswith(".comment")
+
+
+def _dropped_columns(diffs: Iterable[FieldDiff]) -> list[str]:
+    suffixes = (".comment", ".required", ".type")
+    return [
+        d.path.removeprefix("columns.")
+        for d in diffs
+        if d.path.startswith("columns.") and d.after is None and d.before is not None and not d.path.endswith(suffixes)
+    ]
 
 
 # delta
@@ -161,8 +191,10 @@ def _delta_change(
     if not result.ops and not glue_diffs:
         return None
     desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
+    findings = impact.lake_column_drops("delta", _dropped_columns(result.diffs))
     return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
-                  (*result.diffs, *glue_diffs), live_version=version_of(live), format="delta")  # fmt: skip
+                  (*result.diffs, *glue_diffs), live_version=version_of(live), format="delta",
+                  findings=tuple(findings))  # fmt: skip
 
 
 # iceberg
@@ -203,6 +235,7 @@ def _iceberg_change(
     return Change(
         address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
         live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
+        findings=tuple(impact.lake_column_drops("iceberg", _dropped_columns(result.diffs))),
     )  # fmt: skip
 
 
@@ -258,32 +291,69 @@ def _table_changes(
     desired: Shape = dict(hive_table_input(model, location))
     desired["Parameters"] = managed(model.parameters, ignore)
     live_partitions: list[Shape] = []
+    follows: tuple[tuple[str, ...], ...] = ()
     if live is None:
         yield Change(address, "table", Action.CREATE, database.name, table.name, desired, live_version=ABSENT)
     elif _partition_keys(live) != _partition_keys(desired):
-        reason = f"partition keys change: {_keys_text(live)} -> {_keys_text(desired)}"
+        before, after = _keys_text(live), _keys_text(desired)
         yield Change(
             address, "table", Action.REPLACE, database.name, table.name, desired,
-            (FieldDiff("partition_keys", _keys_text(live), _keys_text(desired)),),
-            live_version=version_of(live), reason=reason,
+            (FieldDiff("partition_keys", before, after),),
+            live_version=version_of(live), reason=f"partition keys change: {before} -> {after}",
+            findings=(impact.table_replace(before, after),),
         )  # fmt: skip
     else:
         live_partitions = live_catalog.partitions.get((database.name, table.name), [])
+        follow = model.partition_schema == "follow"
         diffs = tuple(_hive_diffs(live, desired))
+        drift_finding = None
+        # Drift costs a look at every partition: only for `follow`, or when this plan moves the schema.
+        if follow or any(_moves_partition_schema(d) for d in diffs):
+            drift = partition_drift(live_partitions, desired["StorageDescriptor"], storage_of(desired))
+            drift_finding = drift.finding(storage_of(desired), follow)
+            follows = drift.drifted if follow else ()
         if diffs:
-            merged = merge_table_input(live, desired)
-            yield Change(
-                address, "table", Action.UPDATE, database.name, table.name, merged, diffs,
-                live_version=version_of(live),
-            )  # fmt: skip
-    if model.partitions is not None and location:
-        yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune)
+            yield _hive_update(address, database.name, table.name, live, desired, diffs, drift_finding)
+    if location and (model.partitions is not None or follows):
+        yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune, follows)
+
+
+def _moves_partition_schema(diff: FieldDiff) -> bool:
+    return diff.path.startswith(("columns", "serde.")) and not diff.path.endswith(".comment")
+
+
+def _hive_update(
+    address: str,
+    database: str,
+    name: str,
+    live: Shape,
+    desired: Shape,
+    diffs: tuple[FieldDiff, ...],
+    drift_finding: Finding | None,
+) -> Change:
+    merged = merge_table_input(live, desired)
+    findings = hive_findings(live, merged) or [impact.METADATA_ONLY]
+    findings += [drift_finding] if drift_finding else []
+    if any(d.path.startswith("columns") for d in diffs) and has_schema_copy(live.get("Parameters") or {}):
+        descriptor = merged["StorageDescriptor"]
+        merged["Parameters"] = rewritten(merged["Parameters"], descriptor["Columns"], merged.get("PartitionKeys") or [])
+        findings.append(
+            Finding(
+                "spark-schema-copy",
+                Impact.SAFE,
+                "Spark reads its own copy of the schema (spark.sql.sources.schema.*), not the Glue columns:"
+                " it is rewritten from the new columns so Spark sees the change",
+            )
+        )
+    return Change(address, "table", Action.UPDATE, database, name, merged, diffs,
+                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
 
 
 def _delete_table(database: str, name: str, live: Shape) -> Change:
     return Change(
         f"{database}.{name}", "table", Action.DELETE, database, name, None,
         live_version=version_of(live), reason="not declared in YAML (prune: true)",
+        findings=(impact.table_delete(f"{database}.{name}"),),
     )  # fmt: skip
 
 
@@ -394,12 +464,15 @@ def _partition_changes(
     location: str,
     live: list[Shape],
     prune: bool,
+    follows: tuple[tuple[str, ...], ...],
 ) -> PartitionChanges:
     keys = tuple(k.name for k in model.partition_keys)
     live_by_values = {tuple(p["Values"]): p for p in live}
     creates: list[PartitionWrite] = []
     updates: list[PartitionWrite] = []
     declared: set[tuple[str, ...]] = set()
+    if model.partitions is None:  # not declared: live partitions are left alone but for `follow`
+        prune = False
     for values, explicit in expand_partitions(model.partitions or [], list(keys)):
         declared.add(values)
         wanted = explicit or partition_location(location, keys, values)
@@ -414,6 +487,7 @@ def _partition_changes(
     return PartitionChanges(
         database, table, keys, storage, tuple(creates), tuple(updates), deletes,
         live_fingerprints={v: fingerprint(partition_input_of(live_by_values[v])) for v in guarded},
+        follows=follows,  # a moved partition is moved first, then brought in step
     )  # fmt: skip
 
 

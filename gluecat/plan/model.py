@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from gluecat.plan.impact import Finding, Impact, impact_of, worst
+
 FORMAT_VERSION = 2
 Kind = Literal["database", "table"]
 
@@ -53,10 +55,23 @@ class Change:
     reason: str = ""
     format: str = "hive"
     drops: bool = False  # an update that drops something (an Iceberg column)
+    findings: tuple[Finding, ...] = ()
+    allow_breaking: str | None = None  # the table's stated reason for a deliberate breaking change
 
     @property
     def destructive(self) -> bool:
         return self.action.destructive or self.drops
+
+    @property
+    def impact(self) -> Impact:
+        return worst((impact_of(self.findings), Impact.DESTRUCTIVE if self.destructive else Impact.SAFE))
+
+    @property
+    def gated_impact(self) -> Impact:
+        """The impact the CI gate counts: a breaking change the table allows counts as safe."""
+        if self.impact is Impact.BREAKING and self.allow_breaking:
+            return Impact.SAFE
+        return self.impact
 
 
 @dataclass(frozen=True)
@@ -81,10 +96,16 @@ class PartitionChanges:
     deletes: tuple[tuple[str, ...], ...] = ()
     # What each partition to update or delete looked like when planned: apply re-checks it.
     live_fingerprints: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # partition_schema: follow — live partitions whose columns and SerDe apply sets to the table's
+    follows: tuple[tuple[str, ...], ...] = ()
 
     @property
     def count(self) -> int:
-        return len(self.creates) + len(self.updates) + len(self.deletes)
+        return len(self.creates) + len(self.updates) + len(self.deletes) + len(self.follows)
+
+    @property
+    def impact(self) -> Impact:
+        return Impact.DESTRUCTIVE if self.deletes else Impact.SAFE
 
     def address(self, values: tuple[str, ...]) -> str:
         inner = ",".join(f"{k}={v}" for k, v in zip(self.keys, values, strict=True))
@@ -108,12 +129,21 @@ class Plan:
     def destructive(self) -> bool:
         return any(c.destructive for c in self.changes) or any(p.deletes for p in self.partitions)
 
+    @property
+    def impact(self) -> Impact:
+        """The worst impact of any change: what a reviewer must weigh first."""
+        return worst([*(c.impact for c in self.changes), *(p.impact for p in self.partitions)])
+
+    @property
+    def gated_impact(self) -> Impact:
+        return worst([*(c.gated_impact for c in self.changes), *(p.impact for p in self.partitions)])
+
     def summary(self) -> dict[str, int]:
         counts = {action.value: 0 for action in Action}
         for change in self.changes:
             counts[change.action.value] += 1
         for group in self.partitions:
             counts["create"] += len(group.creates)
-            counts["update"] += len(group.updates)
+            counts["update"] += len(group.updates) + len(group.follows)
             counts["delete"] += len(group.deletes)
         return counts

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from gluecat.errors import GluecatError
+from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.model import (
     FORMAT_VERSION,
     Action,
@@ -25,6 +26,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
         "targets": list(plan.targets),
         "summary": plan.summary(),
         "destructive": plan.destructive,
+        "impact": plan.impact.value,
         "notes": list(plan.notes),
         "changes": [
             {
@@ -39,6 +41,9 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "live_version": c.live_version,
                 "format": c.format,
                 "drops": c.drops,
+                "impact": c.impact.value,
+                "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in c.findings],
+                "allow_breaking": c.allow_breaking,
                 "desired": c.desired,
             }
             for c in plan.changes
@@ -56,6 +61,8 @@ def to_json(plan: Plan) -> dict[str, Any]:
                     for w in p.updates
                 ],
                 "delete": [list(v) for v in p.deletes],
+                "follow": [list(v) for v in p.follows],
+                "impact": p.impact.value,
             }
             for p in plan.partitions
         ],
@@ -82,6 +89,8 @@ def from_json(data: dict[str, Any]) -> Plan:
                 reason=c["reason"],
                 format=c.get("format", "hive"),
                 drops=c.get("drops", False),
+                findings=tuple(Finding(f["rule"], Impact(f["impact"]), f["message"]) for f in c.get("findings", [])),
+                allow_breaking=c.get("allow_breaking"),
             )
             for c in data["changes"]
         )
@@ -97,6 +106,7 @@ def from_json(data: dict[str, Any]) -> Plan:
                 ),
                 deletes=tuple(tuple(v) for v in p["delete"]),
                 live_fingerprints={tuple(g["values"]): g["fingerprint"] for g in p["live_fingerprints"]},
+                follows=tuple(tuple(v) for v in p.get("follow", [])),
             )
             for p in data["partitions"]
         )

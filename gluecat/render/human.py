@@ -1,12 +1,22 @@
-"""The plan as people read it in a terminal (colour only when stdout is one)."""
+"""The plan as people read it in a terminal (colour only when stdout is one): destructive changes
+first, then breaking ones, each with the findings that say why; safe changes after."""
 
 from __future__ import annotations
 
 from rich.console import Console
 from rich.markup import escape
 
-from gluecat.plan.model import Action, Plan
-from gluecat.render.text import PARTITIONS_SHOWN, summary_line, value
+from gluecat.plan.impact import Impact
+from gluecat.plan.model import Action, Change, PartitionChanges, Plan
+from gluecat.render.text import (
+    IMPACT_TITLES,
+    PARTITIONS_SHOWN,
+    counts_line,
+    impact_label,
+    sections,
+    summary_line,
+    value,
+)
 
 COLOURS = {
     Action.CREATE: "green",
@@ -14,6 +24,7 @@ COLOURS = {
     Action.REPLACE: "magenta",
     Action.DELETE: "red",
 }
+IMPACT_COLOURS = {Impact.DESTRUCTIVE: "bold red", Impact.BREAKING: "bold yellow", Impact.SAFE: "green"}
 
 
 def render(plan: Plan, console: Console) -> None:
@@ -22,34 +33,52 @@ def render(plan: Plan, console: Console) -> None:
     if not plan.has_changes:
         console.print("No changes. The live catalog matches the YAML.")
         return
-    console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]:\n")
+    console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]:")
     width = max((len(c.address) for c in plan.changes), default=0)
-    for change in plan.changes:
-        colour = COLOURS[change.action]
-        flag = " [bold red](destructive)[/]" if change.destructive else ""
-        reason = f" — {escape(change.reason)}" if change.reason else ""
-        console.print(
-            f"  [{colour}]{change.action.glyph:>3}[/] {escape(change.address.ljust(width))}"
-            f"  [dim]{change.action.value} {change.kind}[/]{reason}{flag}"
-        )
-        for diff in change.diffs:
-            console.print(f"        {escape(diff.path)}: {escape(value(diff.before))} -> {escape(value(diff.after))}")
-    for group in plan.partitions:
-        rows = [(Action.CREATE, w.values, w.location) for w in group.creates]
-        rows += [(Action.UPDATE, w.values, f"{w.before} -> {w.location}") for w in group.updates]
-        rows += [(Action.DELETE, v, "") for v in group.deletes]
-        for action, values, detail in rows[:PARTITIONS_SHOWN]:
-            flag = " [bold red](destructive)[/]" if action.destructive else ""
-            console.print(
-                f"  [{COLOURS[action]}]{action.glyph:>3}[/] {escape(group.address(values))}"
-                f"  [dim]{action.value} partition {escape(detail)}[/]{flag}"
-            )
-        if len(rows) > PARTITIONS_SHOWN:
-            console.print(
-                f"      … and {len(rows) - PARTITIONS_SHOWN:,} more partitions of {group.database}.{group.table}"
-                f" ({len(group.creates):,} create, {len(group.updates):,} update, {len(group.deletes):,} delete)"
-            )
+    for section in sections(plan):
+        console.print(f"\n[{IMPACT_COLOURS[section.impact]}]{IMPACT_TITLES[section.impact]}[/]")
+        for change in section.changes:
+            _change(console, change, width)
+        for group in section.partitions:
+            _partitions(console, group)
     console.print()
     console.print(summary_line(plan))
+    console.print(f"[{IMPACT_COLOURS[plan.impact]}]{escape(counts_line(plan))}[/]")
     if plan.destructive:
         console.print("[bold red]This plan deletes or replaces objects: apply needs --allow-destroy.[/]")
+
+
+def _change(console: Console, change: Change, width: int) -> None:
+    colour = COLOURS[change.action]
+    reason = f" — {escape(change.reason)}" if change.reason else ""
+    label = (
+        "" if change.impact is Impact.SAFE else f" [{IMPACT_COLOURS[change.impact]}]({escape(impact_label(change))})[/]"
+    )
+    console.print(
+        f"  [{colour}]{change.action.glyph:>3}[/] {escape(change.address.ljust(width))}"
+        f"  [dim]{change.action.value} {change.kind}[/]{reason}{label}"
+    )
+    for diff in change.diffs:
+        console.print(f"        {escape(diff.path)}: {escape(value(diff.before))} -> {escape(value(diff.after))}")
+    for finding in change.findings:
+        style = IMPACT_COLOURS[finding.impact] if finding.impact is not Impact.SAFE else "dim"
+        console.print(f"        [{style}]{finding.impact.value}[/] [dim]{finding.rule}:[/] {escape(finding.message)}")
+
+
+def _partitions(console: Console, group: PartitionChanges) -> None:
+    rows = [(Action.CREATE, w.values, w.location) for w in group.creates]
+    rows += [(Action.UPDATE, w.values, f"{w.before} -> {w.location}") for w in group.updates]
+    rows += [(Action.DELETE, v, "") for v in group.deletes]
+    rows += [(Action.UPDATE, v, "columns and SerDe follow the table") for v in group.follows]
+    for action, values, detail in rows[:PARTITIONS_SHOWN]:
+        flag = " [bold red](destructive)[/]" if action.destructive else ""
+        console.print(
+            f"  [{COLOURS[action]}]{action.glyph:>3}[/] {escape(group.address(values))}"
+            f"  [dim]{action.value} partition {escape(detail)}[/]{flag}"
+        )
+    if len(rows) > PARTITIONS_SHOWN:
+        updates = len(group.updates) + len(group.follows)
+        console.print(
+            f"      … and {len(rows) - PARTITIONS_SHOWN:,} more partitions of {group.database}.{group.table}"
+            f" ({len(group.creates):,} create, {updates:,} update, {len(group.deletes):,} delete)"
+        )

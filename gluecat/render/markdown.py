@@ -1,53 +1,125 @@
-"""The plan as a pull-request comment."""
+"""The plan as a pull-request comment: destructive, then breaking changes with their findings,
+then safe ones; summarised when the whole would pass GitHub's comment limit."""
 
 from __future__ import annotations
 
-from gluecat.plan.model import Plan
-from gluecat.render.text import PARTITIONS_SHOWN, summary_line, value
+from gluecat.plan.impact import Impact
+from gluecat.plan.model import Change, PartitionChanges, Plan
+from gluecat.render.text import (
+    IMPACT_TITLES,
+    PARTITIONS_SHOWN,
+    Section,
+    counts_line,
+    impact_label,
+    sections,
+    summary_line,
+    value,
+)
+
+COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body, in characters
+HEADINGS = {Impact.DESTRUCTIVE: ":boom: ", Impact.BREAKING: ":warning: ", Impact.SAFE: ""}
+TABLE_HEAD = ["| | address | action | details |", "| --- | --- | --- | --- |"]
+SUMMARISED = (
+    "> :scissors: This plan is longer than a GitHub comment allows ({limit:,} characters): it is summarised"
+    " here ({shown:,} of {total:,} rows); run `gluecat plan` for every detail."
+)
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render(plan: Plan) -> str:
-    lines = [f"### gluecat plan for `{plan.catalog}`", ""]
-    lines += [f"> note: {note}" for note in plan.notes]
+def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
+    head = [f"### gluecat plan for `{plan.catalog}`", ""]
+    head += [f"> note: {note}" for note in plan.notes]
     if not plan.has_changes:
-        return "\n".join([*lines, "No changes. The live catalog matches the YAML.", ""])
+        return "\n".join([*head, "No changes. The live catalog matches the YAML.", ""])
+    head.append(f"**{counts_line(plan)}**")
     if plan.destructive:
-        lines += [
-            "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`.",
-            "",
-        ]
-    lines += ["| | address | action | details |", "| --- | --- | --- | --- |"]
-    for change in plan.changes:
-        details = "<br>".join(
-            f"`{_cell(d.path)}`: {_cell(value(d.before))} → {_cell(value(d.after))}" for d in change.diffs
-        )
-        if change.reason:
-            details = _cell(change.reason) + ("<br>" + details if details else "")
-        lines.append(
-            f"| `{change.action.glyph}` | `{change.address}` | {change.action.value} {change.kind}"
-            f"{' **(destructive)**' if change.destructive else ''} | {details} |"
-        )
-    for group in plan.partitions:
-        summary = f"{len(group.creates):,} create, {len(group.updates):,} update, {len(group.deletes):,} delete"
-        lines.append(f"| | `{group.database}.{group.table}` | partitions | {summary} |")
+        head += ["", "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`."]
+    full = _document(plan, head, detailed=True)
+    if len(full) <= limit:
+        return full
+    brief = _document(plan, head, detailed=False)
+    return brief if len(brief) <= limit else _cut(plan, head, limit)
+
+
+def _document(plan: Plan, head: list[str], detailed: bool) -> str:
+    lines = list(head)
+    for section in sections(plan):
+        lines += _section_head(section)
+        lines += [_row(change, detailed or change.impact is not Impact.SAFE) for change in section.changes]
+        lines += [_partition_row(group) for group in section.partitions]
     lines += ["", summary_line(plan)]
-    for group in plan.partitions:
-        shown = [f"+ {group.address(w.values)}" for w in group.creates[:PARTITIONS_SHOWN]]
-        shown += [f"~ {group.address(w.values)}: {w.before} -> {w.location}" for w in group.updates[:PARTITIONS_SHOWN]]
-        shown += [f"- {group.address(v)}" for v in group.deletes[:PARTITIONS_SHOWN]]
-        more = group.count - len(shown)
-        lines += [
-            "",
-            f"<details><summary>Partitions of <code>{group.database}.{group.table}</code> ({group.count:,})</summary>",
-            "",
-            "```diff",
-            *shown,
-            *([f"# … and {more:,} more"] if more > 0 else []),
-            "```",
-            "</details>",
-        ]
+    if detailed:
+        lines += [line for group in plan.partitions for line in _partition_details(group)]
     return "\n".join(lines) + "\n"
+
+
+def _cut(plan: Plan, head: list[str], limit: int) -> str:
+    """Rows in order of impact until the budget is spent, and a line that says so."""
+    rows = [(s, _row(c, c.impact is not Impact.SAFE)) for s in sections(plan) for c in s.changes]
+    rows += [(s, _partition_row(p)) for s in sections(plan) for p in s.partitions]
+    total = len(rows)
+    tail = ["", summary_line(plan)]
+    budget = limit - len("\n".join([*head, SUMMARISED, *tail])) - 400
+    lines: list[str] = []
+    shown = 0
+    current: Section | None = None
+    for section, row in rows:
+        extra = ([] if section is current else _section_head(section)) + [row]
+        cost = sum(len(line) + 1 for line in extra)
+        if cost > budget:
+            break
+        lines += extra
+        budget -= cost
+        shown += 1
+        current = section
+    notice = SUMMARISED.format(limit=limit, shown=shown, total=total)
+    return "\n".join([*head, notice, *lines, *tail]) + "\n"
+
+
+def _section_head(section: Section) -> list[str]:
+    count = len(section.changes) + len(section.partitions)
+    return ["", f"#### {HEADINGS[section.impact]}{IMPACT_TITLES[section.impact]} ({count})", "", *TABLE_HEAD]
+
+
+def _row(change: Change, detailed: bool) -> str:
+    details = [f"**{_cell(change.reason)}**"] if change.reason else []
+    details += [f"{f.impact.value} `{f.rule}`: {_cell(f.message)}" for f in change.findings if detailed]
+    if detailed:
+        details += [f"`{_cell(d.path)}`: {_cell(value(d.before))} → {_cell(value(d.after))}" for d in change.diffs]
+    else:
+        details.append(f"{len(change.diffs)} field changes")
+    label = "" if change.impact is Impact.SAFE else f" **({_cell(impact_label(change))})**"
+    return (
+        f"| `{change.action.glyph}` | `{change.address}` | {change.action.value} {change.kind}{label}"
+        f" | {'<br>'.join(details)} |"
+    )
+
+
+def _partition_row(group: PartitionChanges) -> str:
+    updates = len(group.updates) + len(group.follows)
+    summary = f"{len(group.creates):,} create, {updates:,} update, {len(group.deletes):,} delete"
+    if group.follows:
+        summary += f" ({len(group.follows):,} get the table's columns and SerDe)"
+    label = " **(destructive)**" if group.impact is Impact.DESTRUCTIVE else ""
+    return f"| | `{group.database}.{group.table}` | partitions{label} | {summary} |"
+
+
+def _partition_details(group: PartitionChanges) -> list[str]:
+    shown = [f"+ {group.address(w.values)}" for w in group.creates[:PARTITIONS_SHOWN]]
+    shown += [f"~ {group.address(w.values)}: {w.before} -> {w.location}" for w in group.updates[:PARTITIONS_SHOWN]]
+    shown += [f"- {group.address(v)}" for v in group.deletes[:PARTITIONS_SHOWN]]
+    shown += [f"~ {group.address(v)}: columns and SerDe" for v in group.follows[:PARTITIONS_SHOWN]]
+    more = group.count - len(shown)
+    return [
+        "",
+        f"<details><summary>Partitions of <code>{group.database}.{group.table}</code> ({group.count:,})</summary>",
+        "",
+        "```diff",
+        *shown,
+        *([f"# … and {more:,} more"] if more > 0 else []),
+        "```",
+        "</details>",
+    ]

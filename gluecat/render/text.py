@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from gluecat.plan.model import Plan
+from gluecat.plan.impact import Impact
+from gluecat.plan.model import Change, PartitionChanges, Plan
 
 PARTITIONS_SHOWN = 10
 
@@ -19,3 +21,39 @@ def summary_line(plan: Plan) -> str:
         f"Plan: {counts['create']} to create, {counts['update']} to update,"
         f" {counts['replace']} to replace, {counts['delete']} to delete."
     )
+
+
+IMPACT_ORDER = (Impact.DESTRUCTIVE, Impact.BREAKING, Impact.SAFE)
+IMPACT_TITLES = {Impact.DESTRUCTIVE: "Destructive", Impact.BREAKING: "Breaking", Impact.SAFE: "Safe"}
+
+
+@dataclass(frozen=True)
+class Section:
+    impact: Impact
+    changes: tuple[Change, ...]
+    partitions: tuple[PartitionChanges, ...]
+
+
+def sections(plan: Plan) -> list[Section]:
+    """The plan's changes grouped by impact, worst first; empty groups left out."""
+    found = [
+        Section(
+            impact,
+            tuple(c for c in plan.changes if c.impact is impact),
+            tuple(p for p in plan.partitions if p.impact is impact and p.count),
+        )
+        for impact in IMPACT_ORDER
+    ]
+    return [s for s in found if s.changes or s.partitions]
+
+
+def impact_label(change: Change) -> str:
+    if change.allow_breaking and change.impact is Impact.BREAKING:
+        return f"breaking, allowed: {change.allow_breaking}"
+    return change.impact.value
+
+
+def counts_line(plan: Plan) -> str:
+    groups = {s.impact: len(s.changes) + len(s.partitions) for s in sections(plan)}
+    parts = [f"{groups[i]} {i.value}" for i in IMPACT_ORDER if groups.get(i)]
+    return f"Impact: {plan.impact.value} ({', '.join(parts)})"

@@ -1,0 +1,24 @@
+"""The CI gate: `plan --fail-on breaking|destructive` (or catalog.yaml `policy.fail_on`)."""
+
+from __future__ import annotations
+
+from gluecat.plan.impact import Impact
+from gluecat.plan.model import Plan
+
+
+def gate_refusal(plan: Plan, fail_on: str | None) -> str | None:
+    """One line saying why the plan fails the gate, or None when it passes."""
+    if fail_on is None:
+        return None
+    threshold = Impact(fail_on)
+    reaching = [c for c in plan.changes if c.gated_impact >= threshold]
+    reaching_partitions = [p for p in plan.partitions if p.impact >= threshold]
+    if not reaching and not reaching_partitions:
+        return None
+    names = [f"{c.address} ({c.impact.value})" for c in reaching]
+    names += [f"{p.database}.{p.table} partitions ({p.impact.value})" for p in reaching_partitions]
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"plan fails the gate (fail on {threshold.value}): {shown}; review the findings, or state the reason"
+        " with `allow_breaking` on a deliberately breaking table"
+    )

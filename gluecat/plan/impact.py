@@ -1,0 +1,116 @@
+"""What a change does to the readers of a table: an ordered impact and findings that say why.
+
+Pure: shapes in, findings out. The Hive column rules live in `hive_impact`; this module holds
+the vocabulary and the rules for the other kinds (deletes, replaces, views, Iceberg, Delta).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Impact(StrEnum):
+    """Ordered: safe < breaking < destructive."""
+
+    SAFE = "safe"
+    BREAKING = "breaking"
+    DESTRUCTIVE = "destructive"
+
+    @property
+    def rank(self) -> int:
+        return _RANKS[self.value]
+
+    def __lt__(self, other: str) -> bool:
+        return self.rank < _RANKS[other]
+
+    def __le__(self, other: str) -> bool:
+        return self.rank <= _RANKS[other]
+
+    def __gt__(self, other: str) -> bool:
+        return self.rank > _RANKS[other]
+
+    def __ge__(self, other: str) -> bool:
+        return self.rank >= _RANKS[other]
+
+
+_RANKS = {"safe": 0, "breaking": 1, "destructive": 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reason for a change's impact, worded for the reviewer of the plan."""
+
+    rule: str
+    impact: Impact
+    message: str
+
+
+METADATA_ONLY = Finding(
+    "metadata-only",
+    Impact.SAFE,
+    "no column, format or location change: readers see the same data (descriptions, comments or parameters)",
+)
+
+
+def worst(impacts: Iterable[Impact]) -> Impact:
+    return max(impacts, default=Impact.SAFE, key=lambda impact: impact.rank)
+
+
+def impact_of(findings: Iterable[Finding]) -> Impact:
+    return worst(f.impact for f in findings)
+
+
+def table_delete(address: str) -> Finding:
+    return Finding(
+        "table-delete",
+        Impact.DESTRUCTIVE,
+        f"{address} and its partitions leave the catalog, with Glue's version history of the table;"
+        " the files in S3 stay, but readers no longer find them",
+    )
+
+
+def table_replace(before: str, after: str) -> Finding:
+    return Finding(
+        "partition-keys-change",
+        Impact.DESTRUCTIVE,
+        f"partition keys change ({before} -> {after}): Glue cannot alter them, so the table is deleted and"
+        " created again; its partitions and version history are lost and existing files under the old"
+        " layout are no longer read",
+    )
+
+
+def partition_deletes(count: int) -> Finding:
+    return Finding(
+        "partition-delete",
+        Impact.DESTRUCTIVE,
+        f"{count:,} partitions leave the catalog: their files stay in S3 but no query reads them",
+    )
+
+
+def lake_column_drops(table_format: str, dropped: Iterable[str]) -> list[Finding]:
+    """Iceberg and Delta map columns by id: a dropped column's data cannot come back by re-adding it."""
+    engine = "Iceberg" if table_format == "iceberg" else "Delta"
+    return [
+        Finding(
+            f"{table_format}-column-drop",
+            Impact.DESTRUCTIVE,
+            f"{engine} drops column `{name}` and its field id: adding `{name}` again makes a new, empty"
+            " column; the values already written cannot be read back",
+        )
+        for name in dropped
+    ]
+
+
+def view_columns(changed: Iterable[str]) -> list[Finding]:
+    names = ", ".join(f"`{n}`" for n in changed)
+    if not names:
+        return []
+    return [
+        Finding(
+            "view-columns",
+            Impact.BREAKING,
+            f"the view's columns change ({names}): queries and dashboards that read the view see a different shape",
+        )
+    ]
