@@ -11,7 +11,7 @@ from gluecat.convert.locations import table_location
 from gluecat.errors import SourcePosition
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry
-from gluecat.source import Loc
+from gluecat.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
 

@@ -20,7 +20,8 @@ from gluecat.model import (
     Table,
     ViewTable,
 )
-from gluecat.source import KeyHint, Loc, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.yamlparse import Loc
 
 CATALOG_FILE = "catalog.yaml"
 DATABASE_FILE = "database.yaml"
