@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import stat
 import types
 import typing
@@ -108,6 +109,7 @@ def decode(path: Path, raw: bytes) -> str:
         raise SpecError(SourcePosition(path, line, column), message) from exc
 
 
+_MODEL_INSTANCE = re.compile(r"a valid dictionary or instance of \w+")
 _MISMATCH_TYPES = {"list_type", "dict_type", "model_type", "model_attributes_type"}
 
 
@@ -150,8 +152,35 @@ def _message(err: Any, model: type[BaseModel]) -> str:
         return f"unknown key '{key}'{hint}"
     if err["type"] == "missing":
         return f"missing required key '{loc[-1]}'"
-    message = str(err["msg"])
-    return message.removeprefix("Value error, ")
+    message = str(err["msg"]).removeprefix("Value error, ")
+    message = _MODEL_INSTANCE.sub("a mapping (key: value)", message).replace("valid dictionary", "mapping")
+    if message.startswith("Input should"):
+        return f"{_subject(loc)}{message.removeprefix('Input')}, not {_describe(err.get('input'))}"
+    return message
+
+
+def _subject(loc: Loc) -> str:
+    """How a message names the value: `description`, or item 2 of `columns`."""
+    keys = [part for part in loc if isinstance(part, str) and part[:1].islower()]
+    key = f"`{keys[-1]}`" if keys else "the value"
+    if loc and isinstance(loc[-1], int):
+        return f"item {loc[-1] + 1} of {key}"
+    return key
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = str(value)
+    return f"the text '{text if len(text) <= 40 else text[:39] + '…'}'"
 
 
 def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
@@ -100,7 +101,7 @@ class _Bar:
         self._progress.advance(self._task, units)
 
     def note(self, message: str) -> None:
-        self._progress.console.print(message)
+        self._progress.console.print(message, markup=False)
 
 
 def _execute(connection: Connection, plan: Plan) -> ApplyResult:
@@ -115,7 +116,7 @@ def _report(result: ApplyResult) -> int:
         stdout.print(f"Apply complete: {done}.", markup=False)
         return 0
     for failure in result.failures:
-        stderr.print(f"[red]failed[/] {failure.address}: {failure.message}")
+        stderr.print(f"[red]failed[/] {escape(failure.address)}: {escape(failure.message)}")
     stdout.print(
         f"Apply finished with {len(result.failures)} failures ({done}). Re-run apply to converge.", markup=False
     )
