@@ -170,12 +170,17 @@ def axis_values(axis: list[str] | Range) -> Iterator[str]:
 def expand_partitions(items: list[PartitionItem], keys: list[str]) -> Iterator[tuple[tuple[str, ...], str | None]]:
     """Every declared partition as (values in key order, explicit location or None)."""
     for item in items:
-        if isinstance(item, PartitionEntry):
-            yield tuple(item.values[key] for key in keys), item.location
-            continue
-        axes = [list(axis_values(item.expand[key])) for key in keys]
-        for values in itertools.product(*axes):
-            yield values, None
+        yield from expand_item(item, keys)
+
+
+def expand_item(item: PartitionItem, keys: list[str]) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """The partitions one entry or generator declares, as `expand_partitions` yields them."""
+    if isinstance(item, PartitionEntry):
+        yield tuple(item.values[key] for key in keys), item.location
+        return
+    axes = [list(axis_values(item.expand[key])) for key in keys]
+    for values in itertools.product(*axes):
+        yield values, None
 
 
 def partition_count(items: list[PartitionItem]) -> int:
