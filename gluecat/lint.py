@@ -141,6 +141,8 @@ def _duplicate_partitions(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit
     if partition_count(model.partitions) > MAX_PARTITIONS:
         yield Hit(("partitions",), "partition-count", f"more than {MAX_PARTITIONS:,} partitions in one table")
         return
+    if not _may_repeat(model.partitions):
+        return
     first: dict[tuple[str, ...], int] = {}
     shown = 0
     for index, item in enumerate(model.partitions):
@@ -157,6 +159,18 @@ def _duplicate_partitions(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit
     if shown > MAX_DUPLICATES_SHOWN:
         message = f"{shown - MAX_DUPLICATES_SHOWN:,} more partitions are declared twice"
         yield Hit(("partitions",), "duplicate-partition", message)
+
+
+def _may_repeat(items: list[PartitionEntry | PartitionGenerator]) -> bool:
+    """False when one entry or generator alone cannot yield a partition twice (the common case:
+    expanding it only to find no duplicate would cost more than the rest of validation)."""
+    if len(items) > 1:
+        return True
+    item = items[0]
+    if isinstance(item, PartitionEntry):
+        return False
+    # A date range with its own `format` may print two dates alike; lists may repeat a value.
+    return any(len(set(a)) != len(a) if isinstance(a, list) else a.format is not None for a in item.expand.values())
 
 
 def _item_keys(item: PartitionEntry | PartitionGenerator) -> list[str]:
