@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
 from gluecat.convert.locations import table_location
 from gluecat.errors import SourcePosition
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry
-from gluecat.source import Loc
+from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry, PartitionGenerator
+from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
+from gluecat.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
+MAX_DUPLICATES_SHOWN = 5  # per table and rule: the first few say it all
 
 
 @dataclass(frozen=True)
@@ -77,13 +79,19 @@ def _is_s3(uri: str) -> bool:
 
 def _duplicate_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     model = table.model
-    counts = Counter(column.name for column in model.columns)
+    places: dict[str, list[int]] = defaultdict(list)
     for index, column in enumerate(model.columns):
-        if counts[column.name] > 1:
-            message = f"column '{column.name}' is declared {counts[column.name]} times"
+        places[column.name].append(index)
+    for name, indexes in places.items():
+        if len(indexes) == 1:
+            continue
+        shown = [_line_of(table, ("columns", i)) for i in indexes[:MAX_DUPLICATES_SHOWN]]
+        for index in indexes[:MAX_DUPLICATES_SHOWN]:
+            others = ", ".join(line for i, line in zip(indexes, shown, strict=False) if i != index)
+            message = f"column '{name}' is declared {len(indexes)} times (also at {others})"
             yield Hit(("columns", index, "name"), "duplicate-column", message)
     if isinstance(model, HiveTable):
-        names = {column.name for column in model.columns}
+        names = set(places)
         for index, key in enumerate(model.partition_keys):
             if key.name in names:
                 yield Hit(
@@ -92,6 +100,81 @@ def _duplicate_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
                     f"partition key '{key.name}' repeats a column: Glue and Spark keep partition"
                     " keys apart from columns; remove it from `columns`",
                 )
+
+
+def _line_of(table: LoadedTable, loc: Loc) -> str:
+    position = table.source.position(loc)
+    return f"line {position.line}:{position.column}"
+
+
+def _repeated(table: LoadedTable, field: str, entries: list[Hashable], what: str) -> Iterator[Hit]:
+    """A list entry that repeats an earlier one: reported where it repeats, naming the first."""
+    first: dict[Hashable, int] = {}
+    for index, entry in enumerate(entries):
+        if entry in first:
+            earlier = _line_of(table, (field, first[entry]))
+            yield Hit((field, index), "duplicate-entry", f"{what} repeats the one at {earlier}; remove one")
+        else:
+            first[entry] = index
+
+
+def _duplicate_entries(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = table.model
+    if isinstance(model, HiveTable):
+        yield from _repeated(table, "partition_keys", [k.name for k in model.partition_keys], "this partition key")
+    if isinstance(model, DeltaTable):
+        yield from _repeated(table, "partition_columns", list(model.partition_columns), "this partition column")
+    if isinstance(model, IcebergTable):
+        spec: list[Hashable] = [(f.column, f.transform) for f in model.partition_spec]
+        yield from _repeated(table, "partition_spec", spec, "this partition field")
+        yield from _repeated(table, "sort_order", [f.column for f in model.sort_order], "this sort column")
+
+
+def _duplicate_partitions(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    """The same partition twice (two entries, an entry and a generator, a repeated axis value)."""
+    model = table.model
+    if not isinstance(model, HiveTable) or not model.partitions or not model.partition_keys:
+        return
+    keys = [key.name for key in model.partition_keys]
+    if any(sorted(_item_keys(item)) != sorted(keys) for item in model.partitions):
+        return  # partition-values reports it
+    if partition_count(model.partitions) > MAX_PARTITIONS:
+        yield Hit(("partitions",), "partition-count", f"more than {MAX_PARTITIONS:,} partitions in one table")
+        return
+    if not _may_repeat(model.partitions):
+        return
+    first: dict[tuple[str, ...], int] = {}
+    shown = 0
+    for index, item in enumerate(model.partitions):
+        for values, _location in expand_item(item, keys):
+            if values not in first:
+                first[values] = index
+                continue
+            shown += 1
+            if shown <= MAX_DUPLICATES_SHOWN:
+                named = ", ".join(f"{key}={value}" for key, value in zip(keys, values, strict=True))
+                where = "this generator" if first[values] == index else _line_of(table, ("partitions", first[values]))
+                message = f"partition ({named}) is declared twice: here and by {where}; remove one"
+                yield Hit(("partitions", index), "duplicate-partition", message)
+    if shown > MAX_DUPLICATES_SHOWN:
+        message = f"{shown - MAX_DUPLICATES_SHOWN:,} more partitions are declared twice"
+        yield Hit(("partitions",), "duplicate-partition", message)
+
+
+def _may_repeat(items: list[PartitionEntry | PartitionGenerator]) -> bool:
+    """False when one entry or generator alone cannot yield a partition twice (the common case:
+    expanding it only to find no duplicate would cost more than the rest of validation)."""
+    if len(items) > 1:
+        return True
+    item = items[0]
+    if isinstance(item, PartitionEntry):
+        return False
+    # A date range with its own `format` may print two dates alike; lists may repeat a value.
+    return any(len(set(a)) != len(a) if isinstance(a, list) else a.format is not None for a in item.expand.values())
+
+
+def _item_keys(item: PartitionEntry | PartitionGenerator) -> list[str]:
+    return list(item.values) if isinstance(item, PartitionEntry) else list(item.expand)
 
 
 def _location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
@@ -148,7 +231,7 @@ def _partition_values(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         yield Hit(("partitions",), "partition-keys", "partitions are declared but no partition_keys")
         return
     for index, item in enumerate(model.partitions):
-        given = list(item.values) if isinstance(item, PartitionEntry) else list(item.expand)
+        given = _item_keys(item)
         field = "values" if isinstance(item, PartitionEntry) else "expand"
         if sorted(given) != sorted(keys):
             yield Hit(
@@ -181,6 +264,8 @@ def _iceberg_parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
 
 TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] = (
     _duplicate_columns,
+    _duplicate_entries,
+    _duplicate_partitions,
     _location,
     _partition_columns,
     _partition_values,

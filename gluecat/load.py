@@ -20,7 +20,8 @@ from gluecat.model import (
     Table,
     ViewTable,
 )
-from gluecat.source import KeyHint, Loc, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.yamlparse import Loc
 
 CATALOG_FILE = "catalog.yaml"
 DATABASE_FILE = "database.yaml"
@@ -98,11 +99,9 @@ def _load_database(directory: Path, errors: list[SpecError]) -> LoadedDatabase |
         errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
         return None
     loaded = _load_model(path, Database, {"name": directory.name}, errors)
-    tables = tuple(
-        table
-        for table_path in _table_files(directory / TABLES_DIR)
-        if (table := _load_table(table_path, errors)) is not None
-    )
+    table_paths = _table_files(directory / TABLES_DIR)
+    errors.extend(_same_table_twice(table_paths))
+    tables = tuple(table for table_path in table_paths if (table := _load_table(table_path, errors)) is not None)
     if loaded is None:
         return None
     database, source = loaded
@@ -111,9 +110,24 @@ def _load_database(directory: Path, errors: list[SpecError]) -> LoadedDatabase |
 
 
 def _table_files(directory: Path) -> list[Path]:
+    """Every table file, also those that are not plain files (reading reports them, not skips them:
+    a table silently skipped would be planned for deletion under `prune`). Dot-files are editors'."""
     if not directory.is_dir():
         return []
-    return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and p.is_file())
+    return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith("."))
+
+
+def _same_table_twice(paths: list[Path]) -> list[SpecError]:
+    """`orders.yaml` next to `orders.yml` declares one table twice: name both, keep neither silently."""
+    first: dict[str, Path] = {}
+    errors = []
+    for path in paths:
+        if path.stem in first:
+            message = f"table '{path.stem}' is also declared in {first[path.stem]}; keep one of the two files"
+            errors.append(SpecError(SourcePosition(path, 1, 1), message))
+        else:
+            first[path.stem] = path
+    return errors
 
 
 def _load_table(path: Path, errors: list[SpecError]) -> LoadedTable | None:

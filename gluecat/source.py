@@ -3,54 +3,50 @@
 from __future__ import annotations
 
 import difflib
+import os
+import re
+import stat
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.constructor import RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError
 
 from gluecat.errors import SourcePosition, SpecError
-
-Loc = tuple[str | int, ...]
+from gluecat.yamlparse import Loc, Mark, YamlError, parse
 
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One parsed YAML file: its path and the ruamel node tree (which knows positions)."""
+    """One parsed YAML file: plain data, and where each value (and key) starts in the text."""
 
     path: Path
     data: Any
+    value_marks: dict[Loc, Mark] = field(default_factory=dict, repr=False)
+    key_marks: dict[Loc, Mark] = field(default_factory=dict, repr=False)
 
     def position(self, loc: Loc, at_key: bool = False) -> SourcePosition:
         """Where `loc` (a pydantic-style path) is in the file; the nearest parent if absent."""
-        node: Any = self.data
-        line, column = node.lc.line, node.lc.col
-        for index, part in enumerate(loc):
-            last = index == len(loc) - 1
-            if not _has(node, part):
-                continue
-            marks: Any = node.lc
-            if isinstance(node, list):
-                line, column = marks.item(part)
-            else:
-                line, column = marks.key(part) if (at_key and last) else marks.value(part)
-            node = node[part]
+        kept, last_found = self._walk(loc)
+        marks = self.key_marks if at_key and last_found else self.value_marks
+        line, column = marks.get(kept) or self.value_marks.get(kept, (0, 0))
         return SourcePosition(self.path, line + 1, column + 1)
 
     def yaml_path(self, loc: Loc) -> Loc:
         """The parts of `loc` that exist in the file (drops pydantic's union tags)."""
-        node, kept = self.data, []
+        return self._walk(loc)[0]
+
+    def _walk(self, loc: Loc) -> tuple[Loc, bool]:
+        node, kept, found = self.data, [], False
         for part in loc:
-            if _has(node, part):
+            found = _has(node, part)
+            if found:
                 node = node[part]
                 kept.append(part)
-        return tuple(kept)
+        return tuple(kept), found
 
     def error(self, loc: Loc, message: str, at_key: bool = False) -> SpecError:
         return SpecError(self.position(loc, at_key), message)
@@ -62,39 +58,58 @@ def _has(node: Any, part: str | int) -> bool:
     return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
-class _Constructor(RoundTripConstructor):
-    """Dates stay text: Glue stores them as strings, and a bad date gets our message."""
-
-
-_Constructor.add_constructor("tag:yaml.org,2002:timestamp", lambda loader, node: str(loader.construct_scalar(node)))
-
-
-def _yaml() -> YAML:
-    yaml = YAML(typ="rt")
-    yaml.Constructor = _Constructor
-    return yaml
-
-
 def read_yaml(path: Path) -> SourceFile:
-    """Parse a YAML file; a syntax error becomes a SpecError at its position."""
+    """Parse a YAML file; unreadable or invalid text becomes a SpecError at its position."""
+    start = SourcePosition(path, 1, 1)
+    problem = file_type_problem(path)
+    if problem:
+        raise SpecError(start, problem)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SpecError(SourcePosition(path, 1, 1), f"cannot read the file: {exc}") from exc
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(start, f"cannot read the file: {exc.strerror or exc}") from exc
     try:
-        data = _yaml().load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = " ".join(part for part in (exc.context, exc.problem) if part)
-        raise SpecError(SourcePosition(path, line, column), f"invalid YAML: {problem}") from exc
-    if data is None:
-        data = _yaml().load("{}")
-    if not isinstance(data, dict):
-        raise SpecError(SourcePosition(path, 1, 1), "expected a mapping of keys to values")
-    return SourceFile(path, data)
+        parsed = parse(decode(path, raw))
+    except YamlError as exc:
+        raise SpecError(SourcePosition(path, exc.line, exc.column), exc.message) from exc
+    if parsed.data is None:
+        return SourceFile(path, {}, {(): (0, 0)})
+    if not isinstance(parsed.data, dict):
+        raise SpecError(start, "expected a mapping of keys to values")
+    return SourceFile(path, parsed.data, parsed.value_marks, parsed.key_marks)
 
 
+def file_type_problem(path: Path) -> str | None:
+    """Why `path` is not a readable regular file (checked before opening: a FIFO would block)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            return f"a symbolic link to '{os.readlink(path)}', which does not exist; fix or remove the link"
+        return "the file does not exist"
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return "a directory, not a YAML file; rename it or move it out of the way"
+    if not stat.S_ISREG(mode):
+        return "not a regular file (a FIFO, socket or device); a catalog file must be a plain file"
+    return None
+
+
+def decode(path: Path, raw: bytes) -> str:
+    """UTF-8 text (a byte-order mark is dropped); a bad byte is reported where it is."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", "replace")) + 1
+        bad = raw[exc.start : exc.start + 1].hex()
+        message = f"not UTF-8 text (byte 0x{bad}); save the file as UTF-8"
+        raise SpecError(SourcePosition(path, line, column), message) from exc
+
+
+_MODEL_INSTANCE = re.compile(r"a valid dictionary or instance of \w+")
 _MISMATCH_TYPES = {"list_type", "dict_type", "model_type", "model_attributes_type"}
 
 
@@ -137,8 +152,35 @@ def _message(err: Any, model: type[BaseModel]) -> str:
         return f"unknown key '{key}'{hint}"
     if err["type"] == "missing":
         return f"missing required key '{loc[-1]}'"
-    message = str(err["msg"])
-    return message.removeprefix("Value error, ")
+    message = str(err["msg"]).removeprefix("Value error, ")
+    message = _MODEL_INSTANCE.sub("a mapping (key: value)", message).replace("valid dictionary", "mapping")
+    if message.startswith("Input should"):
+        return f"{_subject(loc)}{message.removeprefix('Input')}, not {_describe(err.get('input'))}"
+    return message
+
+
+def _subject(loc: Loc) -> str:
+    """How a message names the value: `description`, or item 2 of `columns`."""
+    keys = [part for part in loc if isinstance(part, str) and part[:1].islower()]
+    key = f"`{keys[-1]}`" if keys else "the value"
+    if loc and isinstance(loc[-1], int):
+        return f"item {loc[-1] + 1} of {key}"
+    return key
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    text = str(value)
+    return f"the text '{text if len(text) <= 40 else text[:39] + '…'}'"
 
 
 def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:

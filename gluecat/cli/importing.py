@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.markup import escape
+
 from gluecat.cli.output import stderr, stdout
 from gluecat.connect import connect_to
 from gluecat.errors import SpecErrors
@@ -38,9 +40,11 @@ def import_command(root: Path, selection: Selection, force: bool) -> int:
         catalog.write_text(dump({"region": region} if region else {}, HEADER), encoding="utf-8")
         result.written.append(catalog)
     for path in result.refused:
-        stderr.print(f"[yellow]kept[/] {path}: it differs from the live catalog; pass --force to overwrite it")
+        stderr.print(
+            f"[yellow]kept[/] {escape(str(path))}: it differs from the live catalog; pass --force to overwrite it"
+        )
     for failure in result.failed:
-        stderr.print(f"[red]not imported[/] {failure}")
+        stderr.print(f"[red]not imported[/] {escape(str(failure))}")
     stdout.print(
         f"Imported {result.tables} tables: {len(result.written)} files written, {len(result.unchanged)} unchanged,"
         f" {len(result.refused)} kept, {len(result.failed)} failed.",

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 stdout = Console(highlight=False, soft_wrap=True)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -17,4 +18,5 @@ def print_json(payload: Any) -> None:
 
 
 def error(message: str) -> None:
-    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    """One red `error:` line; the message is escaped, since it quotes what users wrote."""
+    stderr.print(f"[bold red]error:[/] {escape(message)}", markup=True)

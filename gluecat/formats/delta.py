@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,12 +42,28 @@ def storage_options(session: boto3.Session, endpoint_url: str | None) -> dict[st
     return options
 
 
+@contextmanager
+def rust_panics_as(doing: str) -> Iterator[None]:
+    """deltalake's Rust panics arrive as pyo3's PanicException, which derives from BaseException
+    (so `except Exception` misses it): at this boundary it becomes a LiveStateError."""
+    try:
+        yield
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise LiveStateError(f"{doing}: deltalake failed inside its Rust code ({exc})") from exc
+
+
 class DeltaTables:
     def __init__(self, session: boto3.Session, endpoint_url: str | None) -> None:
         self.options = storage_options(session, endpoint_url)
 
     def read(self, uri: str) -> DeltaLog | None:
         """The log at `uri`, or None when there is no Delta table there."""
+        with rust_panics_as(f"cannot read the Delta log at {uri}"):
+            return self._read(uri)
+
+    def _read(self, uri: str) -> DeltaLog | None:
         try:
             if not DeltaTable.is_deltatable(uri, storage_options=self.options):
                 return None
@@ -64,6 +82,10 @@ class DeltaTables:
 
     def create(self, uri: str, name: str, spec: dict[str, Any]) -> None:
         columns = [Column.model_validate(c) for c in spec["columns"]]
+        with rust_panics_as(f"cannot create the Delta table at {uri}"):
+            self._create(uri, name, spec, columns)
+
+    def _create(self, uri: str, name: str, spec: dict[str, Any], columns: list[Column]) -> None:
         try:
             DeltaTable.create(
                 uri,
@@ -79,6 +101,10 @@ class DeltaTables:
             raise LiveStateError(f"cannot create the Delta table at {uri}: {exc}") from exc
 
     def alter(self, uri: str, ops: dict[str, Any]) -> None:
+        with rust_panics_as(f"cannot change the Delta table at {uri}"):
+            self._alter(uri, ops)
+
+    def _alter(self, uri: str, ops: dict[str, Any]) -> None:
         try:
             table = DeltaTable(uri, storage_options=self.options)
             if ops.get("add_columns"):

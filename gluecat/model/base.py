@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
 _OBJECT_NAME = re.compile(r"^[a-z0-9_]+$")
+
+# Glue's input limits in UTF-8 bytes (AWS Glue API reference: DatabaseInput,
+# TableInput, Column, StorageDescriptor, PartitionInput), checked offline so
+# that what validate accepts, apply can do.
+MAX_NAME_BYTES = 255
+MAX_COMMENT_BYTES = 255
+MAX_DESCRIPTION_BYTES = 2048
+MAX_LOCATION_BYTES = 2056
+MAX_PARAMETER_KEY_BYTES = 255
+MAX_PARAMETER_VALUE_BYTES = 512_000
 
 
 class Strict(BaseModel):
@@ -17,7 +28,24 @@ class Strict(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
 
+def byte_length(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def at_most(limit: int, what: str) -> Callable[[str], str]:
+    """A validator: `what` may hold at most `limit` UTF-8 bytes (a Glue limit)."""
+
+    def check(value: str) -> str:
+        size = byte_length(value)
+        if size > limit:
+            raise ValueError(f"{what} is {size:,} bytes long; Glue allows at most {limit:,}")
+        return value
+
+    return check
+
+
 def _object_name(value: str) -> str:
+    at_most(MAX_NAME_BYTES, "the name")(value)
     if value != value.lower():
         raise ValueError(
             f"name '{value}' must be lowercase: Glue stores '{value.lower()}' and the"
@@ -32,6 +60,7 @@ def _object_name(value: str) -> str:
 def _column_name(value: str) -> str:
     if not value.strip():
         raise ValueError("a column name is required")
+    at_most(MAX_NAME_BYTES, "the column name")(value)
     if value != value.lower():
         raise ValueError(
             f"column name '{value}' must be lowercase: Glue lowercases column names, so write '{value.lower()}'"
@@ -56,8 +85,21 @@ def _text_mapping(value: Any) -> Any:
     return value
 
 
+def _parameter_limits(value: dict[str, str | None]) -> dict[str, str | None]:
+    for key, item in value.items():
+        if not key:
+            raise ValueError("a parameter key may not be empty")
+        at_most(MAX_PARAMETER_KEY_BYTES, f"parameter key '{key[:40]}'")(key)
+        if item is not None:
+            at_most(MAX_PARAMETER_VALUE_BYTES, f"the value of parameter '{key[:40]}'")(item)
+    return value
+
+
 ObjectName = Annotated[str, AfterValidator(_object_name)]
 ColumnName = Annotated[str, AfterValidator(_column_name)]
 Text = Annotated[str, BeforeValidator(scalar_to_text)]
-Parameters = Annotated[dict[str, str], BeforeValidator(_text_mapping)]
-OptionalParameters = Annotated[dict[str, str | None], BeforeValidator(_text_mapping)]
+Parameters = Annotated[dict[str, str], BeforeValidator(_text_mapping), AfterValidator(_parameter_limits)]
+OptionalParameters = Annotated[dict[str, str | None], BeforeValidator(_text_mapping), AfterValidator(_parameter_limits)]
+Comment = Annotated[str, AfterValidator(at_most(MAX_COMMENT_BYTES, "the comment"))]
+Description = Annotated[str, AfterValidator(at_most(MAX_DESCRIPTION_BYTES, "the description"))]
+Location = Annotated[str, AfterValidator(at_most(MAX_LOCATION_BYTES, "the location"))]

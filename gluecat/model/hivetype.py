@@ -34,6 +34,11 @@ KNOWN_TYPE_NAMES = PRIMITIVES + PARAMETERISED + NESTED
 MAX_DECIMAL_PRECISION = 38
 MAX_CHAR_LENGTH = 255
 MAX_VARCHAR_LENGTH = 65535
+# Nesting of array/map/struct. Real schemas stay under a dozen levels; the bound
+# keeps the recursive parser (and everything that walks its tree) off Python's
+# recursion limit whatever a file holds.
+MAX_TYPE_DEPTH = 100
+_SHOWN_CHARS = 80
 _PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -100,9 +105,11 @@ class _Parser:
         self.text = text
         self.pos = 0
         self.primitives = PRIMITIVES + extra_primitives
+        self.depth = 0
 
     def fail(self, message: str) -> HiveTypeError:
-        return HiveTypeError(f"invalid type '{self.text}': {message}")
+        shown = self.text if len(self.text) <= _SHOWN_CHARS else self.text[: _SHOWN_CHARS - 1] + "…"
+        return HiveTypeError(f"invalid type '{shown}': {message}")
 
     def skip_spaces(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -142,6 +149,15 @@ class _Parser:
         return result
 
     def type(self) -> HiveType:
+        self.depth += 1
+        if self.depth > MAX_TYPE_DEPTH:
+            raise self.fail(f"nested more than {MAX_TYPE_DEPTH} levels deep")
+        try:
+            return self.one_type()
+        finally:
+            self.depth -= 1
+
+    def one_type(self) -> HiveType:
         name = self.word()
         if name == "double" and self.text[self.pos :].lstrip().lower().startswith("precision"):
             self.word()

@@ -3,7 +3,11 @@
 A generator is a cross product of one axis per partition key; an axis is a
 list of values or a range (dates by hour/day/month/year, or integers). Ranges
 are expanded lazily, so a million partitions cost a few lines of YAML and no
-model objects.
+model objects. Counting is arithmetic: a generator that would yield more than
+MAX_PARTITIONS is refused before anything expands.
+
+An empty (or null) partition value becomes Hive's `__HIVE_DEFAULT_PARTITION__`,
+the value Hive and Spark write for a null key: Glue refuses empty values.
 """
 
 from __future__ import annotations
@@ -13,9 +17,29 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from pydantic import Discriminator, Field, Tag, model_validator
+from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag, model_validator
 
-from gluecat.model.base import Strict, Text
+from gluecat.model.base import Strict, at_most, scalar_to_text
+
+# The most partitions one table may declare: expanding them costs memory and
+# every one is a Glue API entry, so a typo like `step: 0` or a 10,000-year
+# hourly range is caught before it is expanded.
+MAX_PARTITIONS = 1_000_000
+MAX_PARTITION_VALUE_BYTES = 1024  # PartitionInput.Values (AWS Glue API reference)
+MAX_WIDTH = MAX_PARTITION_VALUE_BYTES
+HIVE_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+
+
+def _partition_value(value: Any) -> Any:
+    text = scalar_to_text(value)
+    return HIVE_DEFAULT_PARTITION if text is None or text == "" else text
+
+
+PartitionValue = Annotated[
+    str,
+    BeforeValidator(_partition_value),
+    AfterValidator(at_most(MAX_PARTITION_VALUE_BYTES, "a partition value")),
+]
 
 Unit = Literal["hour", "day", "month", "year"]
 DEFAULT_DATE_FORMATS: dict[str, str] = {
@@ -34,7 +58,7 @@ class Range(Strict):
     every: Unit | None = Field(None, description="Date step; default day (dates only)")
     step: int = Field(1, ge=1, description="How many units between values")
     format: str | None = Field(None, description="strftime format of date values")
-    width: int | None = Field(None, ge=1, description="Zero-pad integers to this width")
+    width: int | None = Field(None, ge=1, le=MAX_WIDTH, description="Zero-pad integers to this width")
 
     @model_validator(mode="after")
     def _check(self) -> Range:
@@ -51,6 +75,18 @@ class Range(Strict):
             raise ValueError(f"'to' ({self.end}) is before 'from' ({self.start})")
         return self
 
+    def count(self) -> int:
+        """How many values the range yields, without yielding them."""
+        if isinstance(self.start, int) and isinstance(self.end, int):
+            return (self.end - self.start) // self.step + 1
+        start, end = _parse_moment(str(self.start)), _parse_moment(str(self.end))
+        unit = self.every or "day"
+        if unit in ("hour", "day"):
+            seconds = 3600 if unit == "hour" else 86400
+            return int((end - start).total_seconds()) // (seconds * self.step) + 1
+        months = (end.year - start.year) * 12 + end.month - start.month
+        return months // (self.step if unit == "month" else 12 * self.step) + 1
+
     def values(self) -> Iterator[str]:
         if isinstance(self.start, int) and isinstance(self.end, int):
             for number in range(self.start, self.end + 1, self.step):
@@ -61,7 +97,10 @@ class Range(Strict):
         moment, end = _parse_moment(str(self.start)), _parse_moment(str(self.end))
         while moment <= end:
             yield moment.strftime(fmt)
-            moment = _advance(moment, unit, self.step)
+            try:
+                moment = _advance(moment, unit, self.step)
+            except (OverflowError, ValueError):  # past year 9999: the range is done
+                return
 
 
 def _parse_moment(text: str) -> datetime:
@@ -85,14 +124,30 @@ def _advance(moment: datetime, unit: str, step: int) -> datetime:
 class PartitionEntry(Strict):
     """One partition: `{values: {dt: "2024-01-01"}, location?: s3://...}`."""
 
-    values: dict[str, Text] = Field(description="Value of every partition key")
+    values: dict[str, PartitionValue] = Field(description="Value of every partition key")
     location: str | None = Field(None, description="Default: <table location>/<key>=<value>/...")
 
 
 class PartitionGenerator(Strict):
     """`{expand: {dt: {from: .., to: ..}, region: [eu, us]}}`: the cross product."""
 
-    expand: dict[str, list[Text] | Range] = Field(description="One axis per partition key")
+    expand: dict[str, list[PartitionValue] | Range] = Field(description="One axis per partition key")
+
+    @model_validator(mode="after")
+    def _bounded(self) -> PartitionGenerator:
+        count = self.count()
+        if count > MAX_PARTITIONS:
+            raise ValueError(
+                f"this generator declares {count:,} partitions; at most {MAX_PARTITIONS:,} per table"
+                " (check the range bounds and `step`)"
+            )
+        return self
+
+    def count(self) -> int:
+        total = 1
+        for axis in self.expand.values():
+            total *= len(axis) if isinstance(axis, list) else axis.count()
+        return total
 
 
 def _item_kind(data: Any) -> str:
@@ -108,29 +163,26 @@ PartitionItem = Annotated[
 
 
 def axis_values(axis: list[str] | Range) -> Iterator[str]:
+    """The values of one axis in order."""
     return iter(axis) if isinstance(axis, list) else axis.values()
 
 
 def expand_partitions(items: list[PartitionItem], keys: list[str]) -> Iterator[tuple[tuple[str, ...], str | None]]:
     """Every declared partition as (values in key order, explicit location or None)."""
     for item in items:
-        if isinstance(item, PartitionEntry):
-            yield tuple(item.values[key] for key in keys), item.location
-            continue
-        axes = [list(axis_values(item.expand[key])) for key in keys]
-        for values in itertools.product(*axes):
-            yield values, None
+        yield from expand_item(item, keys)
+
+
+def expand_item(item: PartitionItem, keys: list[str]) -> Iterator[tuple[tuple[str, ...], str | None]]:
+    """The partitions one entry or generator declares, as `expand_partitions` yields them."""
+    if isinstance(item, PartitionEntry):
+        yield tuple(item.values[key] for key in keys), item.location
+        return
+    axes = [list(axis_values(item.expand[key])) for key in keys]
+    for values in itertools.product(*axes):
+        yield values, None
 
 
 def partition_count(items: list[PartitionItem]) -> int:
     """How many partitions the items declare, without expanding them."""
-    total = 0
-    for item in items:
-        if isinstance(item, PartitionEntry):
-            total += 1
-            continue
-        count = 1
-        for axis in item.expand.values():
-            count *= len(axis) if isinstance(axis, list) else sum(1 for _ in axis.values())
-        total += count
-    return total
+    return sum(1 if isinstance(item, PartitionEntry) else item.count() for item in items)

@@ -8,7 +8,16 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from gluecat.model import hivetype
-from gluecat.model.base import ColumnName, ObjectName, OptionalParameters, Parameters, Strict
+from gluecat.model.base import (
+    ColumnName,
+    Comment,
+    Description,
+    Location,
+    ObjectName,
+    OptionalParameters,
+    Parameters,
+    Strict,
+)
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.storage import STORAGE_FORMATS
 
@@ -23,7 +32,7 @@ HiveTypeText = Annotated[str, AfterValidator(_valid_type)]
 class Column(Strict):
     name: ColumnName
     type: HiveTypeText = Field(description="Hive type string, e.g. bigint, decimal(10,2)")
-    comment: str | None = None
+    comment: Comment | None = None
 
 
 def _valid_iceberg_type(value: str) -> str:
@@ -44,8 +53,8 @@ class Serde(Strict):
 
 class TableBase(Strict):
     name: ObjectName | None = Field(None, description="Defaults to the file stem")
-    description: str | None = None
-    location: str | None = Field(None, description="S3 URI of the table's data")
+    description: Description | None = None
+    location: Location | None = Field(None, description="S3 URI of the table's data")
     parameters: Parameters = Field(default_factory=dict, description="Glue table parameters")
     allow_breaking: str | None = Field(
         None, description="Why a breaking change to this table is deliberate: the plan gate lets it through"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -214,6 +215,58 @@ BROKEN = [
     ("hive without storage", "sales/tables/orders.yaml", "columns: []\n", 1, 1, "needs `storage`"),
     ("unknown storage", "sales/tables/orders.yaml", "storage: parket\n", 1, 10, "unknown storage"),
     ("catalog key", "catalog.yaml", "regoin: eu-west-1\n", 1, 1, "did you mean 'region'"),
+    ("description not text", "sales/tables/orders.yaml", GOOD_TABLE + "description: [a]\n", 5, 14, "`description`"),
+    (
+        "comment too long",
+        "sales/tables/orders.yaml",
+        GOOD_TABLE + "    comment: " + "x" * 256 + "\n",
+        5,
+        14,
+        "at most 255",
+    ),
+    (
+        "empty parameter key",
+        "sales/tables/orders.yaml",
+        GOOD_TABLE + "parameters: {'': x}\n",
+        5,
+        13,
+        "may not be empty",
+    ),
+    ("alias", "sales/tables/orders.yaml", "storage: &s parquet\n", 1, 10, "anchors"),
+    (
+        "partition twice",
+        "sales/tables/orders.yaml",
+        GOOD_TABLE + "partition_keys: [{name: dt, type: string}]\npartitions:\n"
+        "  - expand: {dt: {from: 2024-01-01, to: 2024-01-31}}\n  - values: {dt: '2024-01-05'}\n",
+        8,
+        5,
+        "declared twice: here and by line 7:5",
+    ),
+    (
+        "partition key twice",
+        "sales/tables/orders.yaml",
+        GOOD_TABLE + "partition_keys: [{name: dt, type: string}, {name: dt, type: string}]\n",
+        5,
+        44,
+        "repeats the one at line 5:18",
+    ),
+    (
+        "generator too large",
+        "sales/tables/orders.yaml",
+        GOOD_TABLE + "partition_keys: [{name: h, type: string}]\npartitions:\n"
+        "  - expand: {h: {from: 0001-01-01, to: 9999-12-31, every: hour}}\n",
+        7,
+        5,
+        "at most 1,000,000 per table",
+    ),
+    (
+        "type nested too deep",
+        "sales/tables/orders.yaml",
+        "storage: parquet\ncolumns: [{name: a, type: '" + "array<" * 5000 + "int" + ">" * 5000 + "'}]\n",
+        2,
+        27,
+        "nested more than 100 levels",
+    ),
 ]
 
 
@@ -280,3 +333,49 @@ def test_the_shipped_broken_catalog_fails_with_positions() -> None:
     assert result.exit_code == 1
     assert f"{broken / 'sales/tables/orders.yaml'}:5:11: unknown type 'bigit' — did you mean 'bigint'?" in result.output
     assert "database has no `location`" in result.output, "lint still runs on the files that loaded"
+
+
+def test_same_table_in_two_files_names_both(tmp_path: Path) -> None:
+    root = make_project(tmp_path, {"sales/tables/orders.yml": GOOD_TABLE})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 1
+    assert f"orders.yml:1:1: table 'orders' is also declared in {root / 'sales/tables/orders.yaml'}" in result.output
+
+
+@pytest.mark.parametrize("kind", ["dangling link", "fifo", "directory"])
+def test_table_file_that_is_not_a_file_is_an_error(tmp_path: Path, kind: str) -> None:
+    root = make_project(tmp_path, {})
+    odd = root / "sales/tables/refunds.yaml"
+    if kind == "dangling link":
+        odd.symlink_to(root / "nowhere.yaml")
+    elif kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd.mkdir()
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 1
+    assert f"{odd}:1:1:" in result.output, result.output
+
+
+def test_empty_partition_value_becomes_the_hive_default() -> None:
+    from gluecat.model import HiveTable
+
+    table = HiveTable.model_validate(
+        {
+            "storage": "parquet",
+            "partition_keys": [{"name": "dt", "type": "string"}],
+            "partitions": [{"values": {"dt": ""}}],
+        }
+    )
+    assert table.partitions is not None
+    assert table.partitions[0].values == {"dt": "__HIVE_DEFAULT_PARTITION__"}  # type: ignore[union-attr]
+
+
+def test_markup_in_a_value_is_printed_not_interpreted(tmp_path: Path) -> None:
+    root = make_project(tmp_path, {"sales/tables/orders.yaml": 'storage: "[/]"\n'})
+    completed = subprocess.run(
+        [sys.executable, "-m", "gluecat", "plan", str(root)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 1
+    assert "unknown storage '[/]'" in completed.stderr
+    assert "unexpected error" not in completed.stderr and "Traceback" not in completed.stderr
