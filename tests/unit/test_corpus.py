@@ -14,6 +14,12 @@ CORPUS = load_corpus()
 MODEL = botocore.session.get_session().get_service_model("glue")
 
 
+def _input_shape(operation: str) -> Any:
+    shape = MODEL.operation_model(operation).input_shape
+    assert shape is not None
+    return shape
+
+
 def _ids(entries: list[dict[str, Any]]) -> list[str]:
     return [entry["file"] for entry in entries]
 
@@ -34,11 +40,11 @@ def test_corpus_size_and_sources() -> None:
 @pytest.mark.parametrize("entry", CORPUS, ids=_ids(CORPUS))
 def test_entry_matches_glue_api_model(entry: dict[str, Any]) -> None:
     validator = ParamValidator()
-    create = MODEL.operation_model("CreateTable").input_shape
+    create = _input_shape("CreateTable")
     report = validator.validate({"DatabaseName": entry["database"], "TableInput": entry["table_input"]}, create)
     assert not report.has_errors(), report.generate_report()
     if entry.get("partitions"):
-        batch = MODEL.operation_model("BatchCreatePartition").input_shape
+        batch = _input_shape("BatchCreatePartition")
         params = {
             "DatabaseName": entry["database"],
             "TableName": entry["table_input"]["Name"],
