@@ -9,15 +9,19 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from gluecat.cli import output
+from gluecat.cli.usage import HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
 
 app = typer.Typer(
     name="gluecat",
     help="Catalog-as-code for the AWS Glue Data Catalog.",
+    cls=GluecatGroup,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": HELP_OPTIONS},
 )
 _state = {"debug": False}
 
@@ -32,9 +36,20 @@ class ValidateFormat(StrEnum):
     json = "json"
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from gluecat import __version__
+
+        typer.echo(f"gluecat {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version and exit")
+    ] = False,
 ) -> None:
     _state["debug"] = debug
 
@@ -46,7 +61,7 @@ def run(command: Callable[[], int]) -> None:
     except GluecatError as exc:
         if _state["debug"]:
             traceback.print_exc()
-        output.error(str(exc))
+        output.error(escape(str(exc)))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         output.error("interrupted")
