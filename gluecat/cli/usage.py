@@ -7,6 +7,7 @@ mode and reports click's exceptions itself.
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -36,9 +37,11 @@ class GluecatGroup(TyperGroup):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        version = [param for param in self.params if param.name == VERSION_OPTION]
-        for command in self.commands.values():
-            command.params.extend(version)
+        for param in [p for p in self.params if p.name == VERSION_OPTION]:
+            for command in self.commands.values():
+                version = copy.copy(param)
+                version.expose_value = False  # the command functions do not take it
+                command.params.append(version)
 
     def main(  # type: ignore[override]
         self,
