@@ -14,6 +14,7 @@ from rich.markup import escape
 from gluecat.cli import output
 from gluecat.cli.usage import HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
+from gluecat.plain import strip_ansi
 
 app = typer.Typer(
     name="gluecat",
@@ -61,7 +62,7 @@ def run(command: Callable[[], int]) -> None:
     except GluecatError as exc:
         if _state["debug"]:
             traceback.print_exc()
-        output.error(escape(str(exc)))
+        output.error(escape(strip_ansi(str(exc))))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         output.error("interrupted")
@@ -69,9 +70,15 @@ def run(command: Callable[[], int]) -> None:
     except Exception as exc:
         if _state["debug"]:
             traceback.print_exc()
-        output.error(f"unexpected error: {exc!r} (run with --debug for details)")
+        output.error(escape(strip_ansi(_explain(exc))))
         raise typer.Exit(1) from None
     raise typer.Exit(code)
+
+
+def _explain(exc: Exception) -> str:
+    from gluecat.aws import explain
+
+    return explain(exc) or f"unexpected error: {exc!r} (run with --debug for details)"
 
 
 @app.command()
