@@ -10,6 +10,7 @@ from gluecat.errors import SpecErrors
 from gluecat.importer import HEADER, Selection, import_catalog
 from gluecat.load import CATALOG_FILE
 from gluecat.model import CatalogConfig
+from gluecat.plain import counted
 from gluecat.source import read_yaml, validation_errors
 from gluecat.yamlout import dump
 
@@ -42,8 +43,8 @@ def import_command(root: Path, selection: Selection, force: bool) -> int:
     for failure in result.failed:
         stderr.print(f"[red]not imported[/] {failure}")
     stdout.print(
-        f"Imported {result.tables} tables: {len(result.written)} files written, {len(result.unchanged)} unchanged,"
-        f" {len(result.refused)} kept, {len(result.failed)} failed.",
+        f"Imported {counted(result.tables, 'table')}: {counted(len(result.written), 'file')} written,"
+        f" {len(result.unchanged):,} unchanged, {len(result.refused):,} kept, {len(result.failed):,} failed.",
         markup=False,
     )
     return 1 if result.failed or result.refused else 0

@@ -15,6 +15,7 @@ from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
 from gluecat.lint import Finding
 from gluecat.load import load_project
+from gluecat.plain import counted, counted_phrase
 from gluecat.plan import serialize
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
@@ -34,14 +35,14 @@ def _plan_live(root: Path, connection: Connection, targets: Targets) -> Plan:
         return make_plan(project, connection, targets, lambda message: status.update(message))
 
 
-def render(plan: Plan, output_format: str) -> None:
+def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
     shown = serialize.masked(plan)
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
         sys.stdout.write(markdown.render(shown))
     else:
-        human.render(shown, stdout)
+        human.render(shown, stdout, destroy_allowed)
 
 
 def plan_command(root: Path, output_format: str, out: Path | None, detailed_exitcode: bool, targets: Targets) -> int:
@@ -58,10 +59,12 @@ def plan_command(root: Path, output_format: str, out: Path | None, detailed_exit
 def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets) -> int:
     if path.is_file():
         return _apply_saved(path, allow_destroy)
+    if not auto_approve:
+        _require_terminal()  # before reading the whole live catalog, not after
     project = load_checked(path, _warn)
     with connect(project) as connection:
         plan = _plan_live(path, connection, targets)
-        render(plan, "human")
+        render(plan, "human", allow_destroy)
         if not plan.has_changes:
             return 0
         refuse_destruction(plan, allow_destroy)
@@ -78,16 +81,20 @@ def _apply_saved(path: Path, allow_destroy: bool) -> int:
         raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
     plan = serialize.from_json(data)
     project = load_project(Path(plan.catalog))
-    render(plan, "human")
+    render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:
         verify_unchanged(connection, plan)
         return _report(_execute(connection, plan))
 
 
-def _confirmed() -> bool:
+def _require_terminal() -> None:
     if not sys.stdin.isatty():
         raise GluecatError("apply asks for confirmation, and there is no terminal: pass --auto-approve")
+
+
+def _confirmed() -> bool:
+    _require_terminal()
     return typer.confirm("Apply these changes?", default=False)
 
 
@@ -110,13 +117,14 @@ def _execute(connection: Connection, plan: Plan) -> ApplyResult:
 
 
 def _report(result: ApplyResult) -> int:
-    done = ", ".join(f"{count:,} {what}" for what, count in sorted(result.done.items())) or "nothing"
+    done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     if result.ok:
         stdout.print(f"Apply complete: {done}.", markup=False)
         return 0
     for failure in result.failures:
         stderr.print(f"[red]failed[/] {failure.address}: {failure.message}")
     stdout.print(
-        f"Apply finished with {len(result.failures)} failures ({done}). Re-run apply to converge.", markup=False
+        f"Apply finished with {counted(len(result.failures), 'failure')} ({done}). Re-run apply to converge.",
+        markup=False,
     )
     return 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from gluecat.plain import counted
 from gluecat.plan.model import Action, Plan
 from gluecat.render.text import PARTITIONS_SHOWN, summary_line, value
 
@@ -16,7 +17,7 @@ COLOURS = {
 }
 
 
-def render(plan: Plan, console: Console) -> None:
+def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
     for note in plan.notes:
         console.print(f"[dim]note: {escape(note)}[/]")
     if not plan.has_changes:
@@ -45,11 +46,12 @@ def render(plan: Plan, console: Console) -> None:
                 f"  [dim]{action.value} partition {escape(detail)}[/]{flag}"
             )
         if len(rows) > PARTITIONS_SHOWN:
+            more = counted(len(rows) - PARTITIONS_SHOWN, "more partition")
             console.print(
-                f"      … and {len(rows) - PARTITIONS_SHOWN:,} more partitions of {group.database}.{group.table}"
+                f"      … and {more} of {group.database}.{group.table}"
                 f" ({len(group.creates):,} create, {len(group.updates):,} update, {len(group.deletes):,} delete)"
             )
     console.print()
     console.print(summary_line(plan))
-    if plan.destructive:
+    if plan.destructive and not destroy_allowed:
         console.print("[bold red]This plan deletes or replaces objects: apply needs --allow-destroy.[/]")
