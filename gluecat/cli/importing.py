@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
 from gluecat.connect import connect_to
 from gluecat.errors import SpecErrors
@@ -30,7 +31,7 @@ def _config(root: Path) -> CatalogConfig:
 
 def import_command(root: Path, selection: Selection, force: bool) -> int:
     config = _config(root)
-    with connect_to(config, root) as connection, stderr.status("reading the live catalog"):
+    with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
         result = import_catalog(connection, root, selection, tuple(config.ignore_parameters), force)
         region = connection.session.region_name
     catalog = root / CATALOG_FILE

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.cli import progress
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
@@ -31,8 +31,8 @@ def _warn(finding: Finding) -> None:
 
 def _plan_live(root: Path, connection: Connection, targets: Targets) -> Plan:
     project = load_checked(root, _warn)
-    with stderr.status("reading the live catalog") as status:
-        return make_plan(project, connection, targets, lambda message: status.update(message))
+    with progress.status(stderr, "reading the live catalog") as update:
+        return make_plan(project, connection, targets, update)
 
 
 def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
@@ -98,22 +98,9 @@ def _confirmed() -> bool:
     return typer.confirm("Apply these changes?", default=False)
 
 
-class _Bar:
-    def __init__(self, progress: Progress, total: int) -> None:
-        self._progress = progress
-        self._task = progress.add_task("applying", total=total)
-
-    def advance(self, units: int) -> None:
-        self._progress.advance(self._task, units)
-
-    def note(self, message: str) -> None:
-        self._progress.console.print(message)
-
-
 def _execute(connection: Connection, plan: Plan) -> ApplyResult:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as progress:
-        return apply_plan(connection, plan, _Bar(progress, work_units(plan)))
+    with progress.bar(stderr, "applying", work_units(plan)) as bar:
+        return apply_plan(connection, plan, bar)
 
 
 def _report(result: ApplyResult) -> int:
