@@ -1,7 +1,8 @@
 """Progress on stderr: rich's spinner and bar on a terminal, a plain line every few seconds otherwise.
 
 CI logs keep every line a spinner would redraw, and show nothing of a transient
-bar, so without a terminal progress is a plain line at most every INTERVAL seconds.
+bar, so without a terminal progress is a plain line every INTERVAL seconds, and
+a command that ends sooner prints none.
 """
 
 from __future__ import annotations
@@ -18,29 +19,29 @@ Clock = Callable[[], float]
 
 
 class PlainLines:
-    """Prints a message when INTERVAL seconds have passed since the last one (the first at once)."""
+    """Prints a message when `interval` seconds have passed since the last one, or since the start."""
 
     def __init__(self, console: Console, interval: float = INTERVAL, clock: Clock = time.monotonic) -> None:
         self._console = console
         self._interval = interval
         self._clock = clock
-        self._last: float | None = None
+        self._last = clock()
 
-    def show(self, message: str, force: bool = False) -> None:
+    def show(self, message: str) -> None:
         now = self._clock()
-        if force or self._last is None or now - self._last >= self._interval:
+        if now - self._last >= self._interval:
             self._console.print(message, markup=False, highlight=False)
             self._last = now
 
 
 @contextmanager
-def status(console: Console, message: str) -> Iterator[Callable[[str], None]]:
+def status(console: Console, message: str, interval: float = INTERVAL) -> Iterator[Callable[[str], None]]:
     """A context whose value updates the status message."""
     if console.is_terminal:
         with console.status(message) as spinner:
             yield lambda text: spinner.update(text)
         return
-    lines = PlainLines(console)
+    lines = PlainLines(console, interval)
     lines.show(f"{message}...")
     yield lambda text: lines.show(f"{text}...")
 
@@ -77,10 +78,10 @@ class PlainBar:
 
 
 @contextmanager
-def bar(console: Console, description: str, total: int) -> Iterator[RichBar | PlainBar]:
+def bar(console: Console, description: str, total: int, interval: float = INTERVAL) -> Iterator[RichBar | PlainBar]:
     if console.is_terminal:
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             yield RichBar(progress, description, total)
         return
-    yield PlainBar(PlainLines(console), console, description, total)
+    yield PlainBar(PlainLines(console, interval), console, description, total)

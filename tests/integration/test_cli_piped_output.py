@@ -1,4 +1,4 @@
-"""Output piped to files, as CI captures it: no ANSI escape codes, progress as plain lines."""
+"""Output piped to files, as CI captures it: no ANSI escape codes."""
 
 from __future__ import annotations
 
@@ -26,11 +26,3 @@ def test_piped_plan_has_no_escape_codes(tmp_path: Path, server: LocalGlue) -> No
     assert code == 0
     assert "apply needs --allow-destroy" in out.read_text()
     assert "\x1b" not in out.read_text() + err.read_text()
-    assert err.read_text().startswith("reading the live catalog...\n")
-
-
-def test_plan_progress_is_a_plain_line_without_a_terminal(tmp_path: Path, server: LocalGlue) -> None:
-    root = sales_project(tmp_path / "p", server.endpoint_url)
-    result = gluecat("plan", str(root))
-    assert result.exit_code == 0, result.output
-    assert "reading the live catalog...\n" in result.stderr
