@@ -126,9 +126,10 @@ def open_session(profile: str | None, region: str | None) -> boto3.Session:
     try:
         session = boto3.Session(profile_name=profile)
     except ProfileNotFound:
+        where = "profile: in catalog.yaml" if profile else "AWS_PROFILE"
         raise GluecatError(
-            f"AWS profile {profile!r} not found: fix profile: in catalog.yaml, or add it to ~/.aws/config"
-            " (list them with `aws configure list-profiles`)"
+            f"AWS profile {profile or os.environ.get('AWS_PROFILE')!r} not found: fix {where},"
+            " or add the profile to ~/.aws/config (list them with `aws configure list-profiles`)"
         ) from None
     session = boto3.Session(profile_name=profile, region_name=session_region(session, region))
     if session.get_credentials() is None:

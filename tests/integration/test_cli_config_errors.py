@@ -108,7 +108,16 @@ def test_unknown_profile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server
     root = _project(tmp_path / "p", f"region: us-east-1\nendpoint_url: {server.endpoint_url}\nprofile: tema\n")
     line = _one_error_line(["plan", str(root)])
     assert "'tema' not found" in line
-    assert "profile: in catalog.yaml" in line
+    assert "fix profile: in catalog.yaml" in line
+
+
+def test_unknown_profile_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: LocalGlue, empty_aws_files: Path
+) -> None:
+    monkeypatch.setenv("AWS_PROFILE", "tema")
+    root = _project(tmp_path / "p", f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+    line = _one_error_line(["plan", str(root)])
+    assert "'tema' not found: fix AWS_PROFILE" in line
 
 
 def test_no_credentials(
