@@ -42,7 +42,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--columns", type=int, default=30)
     parser.add_argument("--partitions", type=int, default=1_000_000)
+    parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
     args = parser.parse_args()
+    if args.small:
+        args.tables, args.partitions = 200, 2_000
     live_columns = [(f"c{i}", "int" if i % 2 else "string") for i in range(args.columns)]
     desired_columns = [live_columns[0], ("inserted", "string"), *live_columns[1:-1], (live_columns[-1][0], "bigint")]
     live, desired = _table(live_columns), _table(desired_columns)

@@ -89,7 +89,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tables", type=int, nargs="?", default=200)
     parser.add_argument("--partitions", type=int, default=0, help="explicit partition entries in one extra table")
+    parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
     args = parser.parse_args()
+    if args.small:
+        args.tables, args.partitions = 50, 500
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         files = build(root, args.tables, args.partitions)

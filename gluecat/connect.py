@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import boto3
 
+from gluecat import aws
 from gluecat.glue import Glue, make_session
 from gluecat.load import Project
 from gluecat.model import CatalogConfig
@@ -51,6 +53,9 @@ def connect(project: Project) -> Iterator[Connection]:
 def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = None) -> Iterator[Connection]:
     """A connection from catalog settings alone (import runs before the YAML exists)."""
     if config.sandbox:
+        # The embedded emulator serves requests one at a time; a large page may queue for longer
+        # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
+        os.environ.setdefault(aws.READ_TIMEOUT_VARIABLE, str(aws.SANDBOX_READ_TIMEOUT))
         with running_sandbox(root, config.region) as server:
             session = sandbox_session(config.region)
             ensure_buckets(session, server.endpoint_url, locations or [])

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import boto3
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
+from gluecat import aws
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
 from gluecat.model import CatalogConfig
 
@@ -27,7 +27,6 @@ BATCH_DELETE = 25
 BATCH_GET = 1000
 PARTITIONS_PER_PAGE = 1000
 MAX_SEGMENTS = 10
-RETRIES = {"mode": "standard", "max_attempts": 10}
 
 T = TypeVar("T")
 Shape = dict[str, Any]
@@ -44,22 +43,22 @@ class EntryError:
 
 def make_session(config: CatalogConfig) -> boto3.Session:
     """The standard credential chain, a profile, or an assumed role (with external id)."""
-    session = boto3.Session(profile_name=config.profile, region_name=config.region)
+    session = aws.open_session(config.profile, config.region)
     if not config.role_arn:
         return session
-    sts = session.client("sts", endpoint_url=config.endpoint_url)
+    sts = aws.client(session, "sts", config.endpoint_url)
     assume: dict[str, Any] = {"RoleArn": config.role_arn, "RoleSessionName": "gluecat"}
     if config.external_id:
         assume["ExternalId"] = config.external_id
     try:
         credentials = sts.assume_role(**assume)["Credentials"]
     except (ClientError, BotoCoreError) as exc:
-        raise LiveStateError(f"cannot assume role {config.role_arn}: {exc}") from exc
+        raise LiveStateError(f"cannot assume role {config.role_arn}: {aws.explain(exc) or exc}") from exc
     return boto3.Session(
         aws_access_key_id=credentials["AccessKeyId"],
         aws_secret_access_key=credentials["SecretAccessKey"],
         aws_session_token=credentials["SessionToken"],
-        region_name=config.region,
+        region_name=session.region_name,
     )
 
 
@@ -94,8 +93,7 @@ class Glue:
     """Glue calls gluecat makes, each translating AWS errors at the boundary."""
 
     def __init__(self, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None) -> None:
-        config = Config(retries=RETRIES, max_pool_connections=32)  # type: ignore[arg-type]
-        self.client = session.client("glue", endpoint_url=endpoint_url, config=config)
+        self.client = aws.client(session, "glue", endpoint_url, max_pool_connections=32)
         self.catalog = {"CatalogId": catalog_id} if catalog_id else {}
         self.calls: Counter[str] = Counter()
         self.client.meta.events.register("after-call.glue", self._count)
@@ -109,11 +107,11 @@ class Glue:
         except ClientError as exc:
             raise _translate(exc) from exc
         except BotoCoreError as exc:
-            raise LiveStateError(f"cannot reach Glue: {exc}") from exc
+            raise LiveStateError(f"cannot reach Glue: {aws.explain(exc)}") from exc
         return result
 
     def _pages(self, operation: str, key: str, **kwargs: Any) -> list[Shape]:
-        paginator = self.client.get_paginator(operation)  # type: ignore[call-overload]
+        paginator = self.client.get_paginator(operation)
         items: list[Shape] = []
         try:
             for page in paginator.paginate(**self.catalog, **kwargs):
@@ -121,7 +119,7 @@ class Glue:
         except ClientError as exc:
             raise _translate(exc) from exc
         except BotoCoreError as exc:
-            raise LiveStateError(f"cannot reach Glue: {exc}") from exc
+            raise LiveStateError(f"cannot reach Glue: {aws.explain(exc)}") from exc
         return items
 
     # reads

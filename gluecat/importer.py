@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from gluecat.model import Column, Database, DeltaTable, IcebergColumn, IcebergTa
 from gluecat.model.hivetype import HiveTypeError
 from gluecat.partition_fold import fold_partitions
 from gluecat.plan.parameters import managed
+from gluecat.targets import addresses, unmatched
 from gluecat.yamlout import dump, model_data
 
 HEADER = "# Written by gluecat import. Edit freely: gluecat plan shows what your edits change.\n"
@@ -52,15 +54,39 @@ class Selection:
             return True
         return f"{database}.{name}" in self.tables
 
+    def check_databases(self, live: Iterable[str]) -> None:
+        """Every --database, and the database of every --table, is in Glue."""
+        names = sorted(live)
+        for name in self.databases:
+            if name not in names:
+                raise unmatched("--database", name, names, "in Glue")
+        for text in self.tables:
+            database, dot, table = text.partition(".")
+            if not dot or not table:
+                raise GluecatError(f"--table {text!r}: write DATABASE.TABLE")
+            if database not in names:  # suggest the same table in the database meant
+                raise unmatched("--table", text, [f"{name}.{table}" for name in names], "in Glue")
+
+    def check_tables(self, live: Mapping[str, Iterable[str]]) -> None:
+        for text in self.tables:
+            database, _, table = text.partition(".")
+            if table not in live.get(database, ()):
+                raise unmatched("--table", text, addresses(live), "in Glue")
+
 
 def import_catalog(
     connection: Connection, root: Path, selection: Selection, ignore: tuple[str, ...], force: bool
 ) -> ImportResult:
     result = ImportResult()
     files: dict[Path, str] = {}
-    databases = [db for db in connection.glue.databases() if selection.database(db["Name"])]
+    live_databases = connection.glue.databases()
+    selection.check_databases(db["Name"] for db in live_databases)
+    databases = [db for db in live_databases if selection.database(db["Name"])]
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
         listings = list(pool.map(lambda db: connection.glue.tables(db["Name"]), databases))
+    selection.check_tables(
+        {db["Name"]: [t["Name"] for t in tables] for db, tables in zip(databases, listings, strict=True)}
+    )
     for live_db, tables in zip(databases, listings, strict=True):
         database = database_from_glue(live_db)
         database = database.model_copy(update={"parameters": managed(database.parameters, ignore)})

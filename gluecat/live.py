@@ -15,6 +15,7 @@ from gluecat.glue import Shape
 from gluecat.load import Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable
 from gluecat.model.partitions import partition_count
+from gluecat.plain import counted
 from gluecat.targets import Targets
 
 READ_WORKERS = 8
@@ -40,7 +41,7 @@ def read_live(
     progress("reading databases")
     databases = {db["Name"]: db for db in glue.databases()}
     managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
-    progress(f"reading tables of {len(managed)} databases")
+    progress(f"reading tables of {counted(len(managed), 'database')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
         listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
@@ -53,7 +54,7 @@ def read_live(
         and targets.table(db.name, table.name)
         and table.name in tables[db.name]
     ]
-    progress(f"reading partitions of {len(wanted)} tables")
+    progress(f"reading partitions of {counted(len(wanted), 'table')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
         read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
         partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
@@ -73,7 +74,7 @@ def _delta_logs(
     ]
     if not wanted:
         return {}
-    progress(f"reading the Delta logs of {len(wanted)} tables")
+    progress(f"reading the Delta logs of {counted(len(wanted), 'table')}")
     return _read_each(connection.delta.read, wanted)
 
 
@@ -94,7 +95,7 @@ def _iceberg_metadata(
     ]
     if not wanted:
         return {}
-    progress(f"reading Iceberg metadata of {len(wanted)} tables")
+    progress(f"reading Iceberg metadata of {counted(len(wanted), 'table')}")
     return _read_each(connection.iceberg.read_metadata, wanted)
 
 

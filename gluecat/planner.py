@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from gluecat.connect import Connection
@@ -29,4 +30,7 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
-    return build_plan(project, read_live(connection, project, targets, progress), targets)
+    targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
+    plan = build_plan(project, read_live(connection, project, targets, progress), targets)
+    note = targets.note()
+    return replace(plan, notes=(note, *plan.notes)) if note else plan

@@ -7,6 +7,9 @@ import json
 from gluecat.spark import SparkSettings
 
 HIVE_SITE_PREFIXES = ("spark.hadoop.hive.", "spark.hadoop.aws.")
+S3A_ENDPOINT = "spark.hadoop.fs.s3a.endpoint"
+S3A_ACCESS_KEY = "spark.hadoop.fs.s3a.access.key"
+S3A_SECRET_KEY = "spark.hadoop.fs.s3a.secret.key"
 GLUE_JOB_DROPS = ("spark.jars.packages",)  # Glue jobs bring their jars through --datalake-formats
 
 
@@ -55,12 +58,13 @@ def glue_job(settings: SparkSettings) -> str:
 
 
 def trino(settings: SparkSettings) -> str:
-    """Catalog properties files for Trino's connectors on Glue."""
+    """Catalog properties files for Trino's connectors on Glue (and its native S3 file system)."""
     glue = []
     if settings.region:
         glue.append(f"hive.metastore.glue.region={settings.region}")
     if settings.catalog_id:
         glue.append(f"hive.metastore.glue.catalogid={settings.catalog_id}")
+    glue += _trino_endpoint(settings)
     files = []
     if "hive" in settings.formats:
         files.append(("hive", ["connector.name=hive", "hive.metastore=glue", *glue]))
@@ -69,6 +73,29 @@ def trino(settings: SparkSettings) -> str:
     if "delta" in settings.formats:
         files.append(("delta", ["connector.name=delta_lake", "hive.metastore=glue", *glue]))
     return "\n".join(f"# etc/catalog/{name}.properties\n" + "\n".join(lines) + "\n" for name, lines in files)
+
+
+def _trino_endpoint(settings: SparkSettings) -> list[str]:
+    """The custom Glue/S3 endpoint (and the sandbox's placeholder keys) the Spark settings carry."""
+    endpoint = settings.conf.get(S3A_ENDPOINT)
+    if not endpoint:
+        return []
+    lines = [
+        f"hive.metastore.glue.endpoint-url={endpoint}",
+        "fs.native-s3.enabled=true",
+        f"s3.endpoint={endpoint}",
+        "s3.path-style-access=true",
+    ]
+    if settings.region:
+        lines.append(f"s3.region={settings.region}")
+    access_key, secret_key = settings.conf.get(S3A_ACCESS_KEY), settings.conf.get(S3A_SECRET_KEY)
+    if access_key and secret_key:
+        lines += [
+            f"hive.metastore.glue.aws-access-key={access_key}",
+            f"hive.metastore.glue.aws-secret-key={secret_key}",
+        ]
+        lines += [f"s3.aws-access-key={access_key}", f"s3.aws-secret-key={secret_key}"]
+    return lines
 
 
 RENDERERS = {"conf": conf, "json": as_json, "pyspark": pyspark, "emr": emr, "glue-job": glue_job, "trino": trino}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from gluecat.errors import GluecatError
@@ -23,6 +25,20 @@ class Targets:
             entries.append((database, table or None))
         return cls(tuple(entries))
 
+    def check(self, tables_by_database: Mapping[str, Iterable[str]]) -> None:
+        """Every target names a database or table of the project, else an error with a did-you-mean."""
+        for database, table in self.entries:
+            names = tables_by_database.get(database)
+            if names is None or (table is not None and table not in names):
+                text = database if table is None else f"{database}.{table}"
+                raise unmatched("--target", text, addresses(tables_by_database), "in the project")
+
+    def note(self) -> str | None:
+        """The plan's reminder that it saw only part of the catalog."""
+        if not self.entries:
+            return None
+        return f"Targeting {', '.join(self.texts())} only: other objects were not read."
+
     def texts(self) -> tuple[str, ...]:
         """The targets as the user wrote them (`sales`, `sales.orders`)."""
         return tuple(db if table is None else f"{db}.{table}" for db, table in self.entries)
@@ -36,3 +52,23 @@ class Targets:
 
     def table(self, database: str, table: str) -> bool:
         return self.database(database) or (database, table) in self.entries
+
+
+def addresses(tables_by_database: Mapping[str, Iterable[str]]) -> list[str]:
+    """`sales`, `sales.orders`, ...: every name a target or selection may use."""
+    names: list[str] = []
+    for database, tables in sorted(tables_by_database.items()):
+        names += [database, *(f"{database}.{table}" for table in sorted(tables))]
+    return names
+
+
+def unmatched(flag: str, text: str, candidates: list[str], where: str) -> GluecatError:
+    """`--target 'sales.ordrs' matches nothing in the project: did you mean 'sales.orders'?`"""
+    close = difflib.get_close_matches(text, candidates, n=1)
+    if close:
+        hint = f"did you mean {close[0]!r}?"
+    elif candidates:
+        hint = f"there are {', '.join(candidates[:5])}{', ...' if len(candidates) > 5 else ''}"
+    else:
+        hint = "there is nothing to match"
+    return GluecatError(f"{flag} {text!r} matches nothing {where}: {hint}")

@@ -17,6 +17,9 @@ for _key, _value in {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_DEFAULT_REGION": "us-east-1",
+    # The local emulator answers one request at a time: a page of 17,000 partitions
+    # queued behind parallel segments can wait longer than a real Glue call ever would.
+    "GLUECAT_READ_TIMEOUT": "120",
 }.items():
     os.environ[_key] = _value
 os.environ.pop("AWS_PROFILE", None)

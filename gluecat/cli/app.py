@@ -11,13 +11,17 @@ from typing import Annotated
 import typer
 
 from gluecat.cli import output
+from gluecat.cli.usage import HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
+from gluecat.plain import strip_ansi
 
 app = typer.Typer(
     name="gluecat",
     help="Catalog-as-code for the AWS Glue Data Catalog.",
+    cls=GluecatGroup,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": HELP_OPTIONS},
 )
 _state = {"debug": False}
 
@@ -32,9 +36,20 @@ class ValidateFormat(StrEnum):
     json = "json"
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from gluecat import __version__
+
+        typer.echo(f"gluecat {__version__}")
+        raise typer.Exit(0)
+
+
 @app.callback()
 def main(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version and exit")
+    ] = False,
 ) -> None:
     _state["debug"] = debug
 
@@ -46,7 +61,7 @@ def run(command: Callable[[], int]) -> None:
     except GluecatError as exc:
         if _state["debug"]:
             traceback.print_exc()
-        output.error(str(exc))
+        output.error(strip_ansi(str(exc)))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         output.error("interrupted")
@@ -54,9 +69,15 @@ def run(command: Callable[[], int]) -> None:
     except Exception as exc:
         if _state["debug"]:
             traceback.print_exc()
-        output.error(f"unexpected error: {exc!r} (run with --debug for details)")
+        output.error(strip_ansi(_explain(exc)))
         raise typer.Exit(1) from None
     raise typer.Exit(code)
+
+
+def _explain(exc: Exception) -> str:
+    from gluecat.aws import explain
+
+    return explain(exc) or f"unexpected error: {exc!r} (run with --debug for details)"
 
 
 @app.command()

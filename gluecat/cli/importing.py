@@ -6,12 +6,14 @@ from pathlib import Path
 
 from rich.markup import escape
 
+from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
 from gluecat.connect import connect_to
 from gluecat.errors import SpecErrors
 from gluecat.importer import HEADER, Selection, import_catalog
 from gluecat.load import CATALOG_FILE
 from gluecat.model import CatalogConfig
+from gluecat.plain import counted
 from gluecat.source import read_yaml, validation_errors
 from gluecat.yamlout import dump
 
@@ -31,7 +33,7 @@ def _config(root: Path) -> CatalogConfig:
 
 def import_command(root: Path, selection: Selection, force: bool) -> int:
     config = _config(root)
-    with connect_to(config, root) as connection, stderr.status("reading the live catalog"):
+    with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
         result = import_catalog(connection, root, selection, tuple(config.ignore_parameters), force)
         region = connection.session.region_name
     catalog = root / CATALOG_FILE
@@ -46,8 +48,8 @@ def import_command(root: Path, selection: Selection, force: bool) -> int:
     for failure in result.failed:
         stderr.print(f"[red]not imported[/] {escape(str(failure))}")
     stdout.print(
-        f"Imported {result.tables} tables: {len(result.written)} files written, {len(result.unchanged)} unchanged,"
-        f" {len(result.refused)} kept, {len(result.failed)} failed.",
+        f"Imported {counted(result.tables, 'table')}: {counted(len(result.written), 'file')} written,"
+        f" {len(result.unchanged):,} unchanged, {len(result.refused):,} kept, {len(result.failed):,} failed.",
         markup=False,
     )
     return 1 if result.failed or result.refused else 0

@@ -7,15 +7,16 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.cli import progress
 from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
 from gluecat.lint import Finding
-from gluecat.load import load_project
+from gluecat.load import Project, load_project
+from gluecat.plain import counted, counted_phrase
 from gluecat.plan import serialize
 from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
@@ -30,20 +31,19 @@ def _warn(finding: Finding) -> None:
     stderr.print(str(finding), markup=False, style="yellow")
 
 
-def _plan_live(root: Path, connection: Connection, targets: Targets) -> Plan:
-    project = load_checked(root, _warn)
-    with stderr.status("reading the live catalog") as status:
-        return make_plan(project, connection, targets, lambda message: status.update(message))
+def _plan_live(project: Project, connection: Connection, targets: Targets) -> Plan:
+    with progress.status(stderr, "reading the live catalog") as update:
+        return make_plan(project, connection, targets, update)
 
 
-def render(plan: Plan, output_format: str) -> None:
+def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
     shown = serialize.masked(plan)
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
         sys.stdout.write(markdown.render(shown))
     else:
-        human.render(shown, stdout)
+        human.render(shown, stdout, destroy_allowed)
 
 
 def plan_command(
@@ -56,7 +56,7 @@ def plan_command(
 ) -> int:
     project = load_checked(root, _warn)
     with connect(project) as connection:
-        plan = _plan_live(root, connection, targets)
+        plan = _plan_live(project, connection, targets)
     if out:
         out.write_text(json.dumps(serialize.to_json(plan), indent=1) + "\n", encoding="utf-8")
         stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
@@ -71,10 +71,12 @@ def plan_command(
 def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets) -> int:
     if path.is_file():
         return _apply_saved(path, allow_destroy)
+    if not auto_approve:
+        _require_terminal()  # before reading the whole live catalog, not after
     project = load_checked(path, _warn)
     with connect(project) as connection:
-        plan = _plan_live(path, connection, targets)
-        render(plan, "human")
+        plan = _plan_live(project, connection, targets)
+        render(plan, "human", allow_destroy)
         if not plan.has_changes:
             return 0
         refuse_destruction(plan, allow_destroy)
@@ -93,40 +95,30 @@ def _apply_saved(path: Path, allow_destroy: bool) -> int:
         raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
     plan = serialize.from_json(data)
     project = load_project(Path(plan.catalog))
-    render(plan, "human")
+    render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:
         verify_unchanged(connection, plan)
         return _report(_execute(connection, plan))
 
 
-def _confirmed() -> bool:
+def _require_terminal() -> None:
     if not sys.stdin.isatty():
         raise GluecatError("apply asks for confirmation, and there is no terminal: pass --auto-approve")
+
+
+def _confirmed() -> bool:
+    _require_terminal()
     return typer.confirm("Apply these changes?", default=False)
 
 
-class _Bar:
-    def __init__(self, progress: Progress, total: int) -> None:
-        self._progress = progress
-        self._task = progress.add_task("applying", total=total)
-
-    def advance(self, units: int) -> None:
-        self._progress.advance(self._task, units)
-
-    def note(self, message: str) -> None:
-        self._progress.console.print(message, markup=False)
-
-
 def _execute(connection: Connection, plan: Plan) -> ApplyResult:
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    progress = Progress(*columns, console=stderr, transient=True)
-    with progress, stop_on_signals(lambda message: progress.console.print(message, markup=False)) as stop:
-        return apply_plan(connection, plan, _Bar(progress, work_units(plan)), stop)
+    with progress.bar(stderr, "applying", work_units(plan)) as bar, stop_on_signals(bar.note) as stop:
+        return apply_plan(connection, plan, bar, stop)
 
 
 def _report(result: ApplyResult) -> int:
-    done = ", ".join(f"{count:,} {what}" for what, count in sorted(result.done.items())) or "nothing"
+    done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     for failure in result.failures:
         stderr.print(f"failed {failure.address}: {failure.message}", markup=False, style="red")
     if result.interrupted:
@@ -136,6 +128,7 @@ def _report(result: ApplyResult) -> int:
         stdout.print(f"Apply complete: {done}.", markup=False)
         return 0
     stdout.print(
-        f"Apply finished with {len(result.failures)} failures ({done}). Re-run apply to converge.", markup=False
+        f"Apply finished with {counted(len(result.failures), 'failure')} ({done}). Re-run apply to converge.",
+        markup=False,
     )
     return 1

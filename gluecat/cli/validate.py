@@ -7,6 +7,7 @@ from pathlib import Path
 from gluecat.cli.output import print_json, stdout
 from gluecat.lint import Finding, lint
 from gluecat.load import load_partial
+from gluecat.plain import counted
 
 
 def findings_for(root: Path) -> tuple[list[Finding], tuple[int, int]]:
@@ -47,8 +48,8 @@ def validate(root: Path, output_format: str) -> int:
         stdout.print(str(finding), markup=False)
     warnings = len(findings) - len(errors)
     if errors:
-        stdout.print(f"{root}: {len(errors)} errors, {warnings} warnings", markup=False)
+        stdout.print(f"{root}: {counted(len(errors), 'error')}, {counted(warnings, 'warning')}", markup=False)
         return 1
-    suffix = f", {warnings} warnings" if warnings else ""
-    stdout.print(f"{root}: {databases} databases, {tables} tables, ok{suffix}", markup=False)
+    suffix = f", {counted(warnings, 'warning')}" if warnings else ""
+    stdout.print(f"{root}: {counted(databases, 'database')}, {counted(tables, 'table')}, ok{suffix}", markup=False)
     return 0

@@ -11,10 +11,12 @@ import boto3
 from deltalake import DeltaTable
 from deltalake.exceptions import DeltaError
 
+from gluecat.aws import delta_timeouts
 from gluecat.errors import LiveStateError
 from gluecat.formats.delta_types import delta_fields, delta_schema, type_text
 from gluecat.glue import static_credentials
 from gluecat.model import Column
+from gluecat.plain import one_line
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class DeltaLog:
 
 
 def storage_options(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
-    options = {"AWS_REGION": session.region_name or "us-east-1"}
+    options = {"AWS_REGION": session.region_name or "us-east-1", **delta_timeouts()}
     credentials = static_credentials(session)
     if credentials:
         options["AWS_ACCESS_KEY_ID"] = credentials.access_key
@@ -71,7 +73,7 @@ class DeltaTables:
             metadata = table.metadata()
             fields = table.schema().fields
         except (DeltaError, OSError) as exc:
-            raise LiveStateError(f"cannot read the Delta log at {uri}: {exc}") from exc
+            raise LiveStateError(f"cannot read the Delta log at {uri}: {one_line(str(exc))}") from exc
         return DeltaLog(
             columns={f.name: type_text(f.type) for f in fields},
             partition_columns=list(metadata.partition_columns),
@@ -98,7 +100,7 @@ class DeltaTables:
                 storage_options=self.options,
             )
         except (DeltaError, OSError, ValueError) as exc:
-            raise LiveStateError(f"cannot create the Delta table at {uri}: {exc}") from exc
+            raise LiveStateError(f"cannot create the Delta table at {uri}: {one_line(str(exc))}") from exc
 
     def alter(self, uri: str, ops: dict[str, Any]) -> None:
         with rust_panics_as(f"cannot change the Delta table at {uri}"):
@@ -114,4 +116,4 @@ class DeltaTables:
             if ops.get("description") is not None:
                 table.alter.set_table_description(ops["description"])
         except (DeltaError, OSError, ValueError) as exc:
-            raise LiveStateError(f"cannot change the Delta table at {uri}: {exc}") from exc
+            raise LiveStateError(f"cannot change the Delta table at {uri}: {one_line(str(exc))}") from exc

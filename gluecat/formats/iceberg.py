@@ -18,6 +18,7 @@ from pyiceberg.table.metadata import TableMetadata
 from pyiceberg.table.sorting import NullOrder
 from pyiceberg.transforms import parse_transform
 
+from gluecat.aws import iceberg_s3_timeouts
 from gluecat.errors import ConflictError, LiveStateError
 from gluecat.formats.iceberg_diff import Op, fingerprint
 from gluecat.formats.iceberg_types import schema_of, to_iceberg
@@ -30,7 +31,7 @@ class IcebergTables:
     def __init__(
         self, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
     ) -> None:
-        properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1"}
+        properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1", **iceberg_s3_timeouts()}
         credentials = static_credentials(session)
         if credentials:
             properties["s3.access-key-id"] = credentials.access_key

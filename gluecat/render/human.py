@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from gluecat.plain import counted
 from gluecat.plan.impact import Impact
 from gluecat.plan.model import Action, Change, PartitionChanges, Plan
 from gluecat.render.text import (
@@ -27,7 +28,7 @@ COLOURS = {
 IMPACT_COLOURS = {Impact.DESTRUCTIVE: "bold red", Impact.BREAKING: "bold yellow", Impact.SAFE: "green"}
 
 
-def render(plan: Plan, console: Console) -> None:
+def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
     for note in plan.notes:
         console.print(f"[dim]note: {escape(note)}[/]")
     if not plan.has_changes:
@@ -44,7 +45,7 @@ def render(plan: Plan, console: Console) -> None:
     console.print()
     console.print(summary_line(plan))
     console.print(f"[{IMPACT_COLOURS[plan.impact]}]{escape(counts_line(plan))}[/]")
-    if plan.destructive:
+    if plan.destructive and not destroy_allowed:
         console.print("[bold red]This plan deletes or replaces objects: apply needs --allow-destroy.[/]")
 
 
@@ -78,7 +79,8 @@ def _partitions(console: Console, group: PartitionChanges) -> None:
         )
     if len(rows) > PARTITIONS_SHOWN:
         updates = len(group.updates) + len(group.follows)
+        more = counted(len(rows) - PARTITIONS_SHOWN, "more partition")
         console.print(
-            f"      … and {len(rows) - PARTITIONS_SHOWN:,} more partitions of {group.database}.{group.table}"
+            f"      … and {more} of {escape(group.database)}.{escape(group.table)}"
             f" ({len(group.creates):,} create, {updates:,} update, {len(group.deletes):,} delete)"
         )

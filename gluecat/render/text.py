@@ -18,8 +18,8 @@ def value(item: Any) -> str:
 def summary_line(plan: Plan) -> str:
     counts = plan.summary()
     return (
-        f"Plan: {counts['create']} to create, {counts['update']} to update,"
-        f" {counts['replace']} to replace, {counts['delete']} to delete."
+        f"Plan: {counts['create']:,} to create, {counts['update']:,} to update,"
+        f" {counts['replace']:,} to replace, {counts['delete']:,} to delete."
     )
 
 

@@ -73,7 +73,8 @@ def test_sigint_stops_apply_promptly_reports_and_a_rerun_converges(
     out, err = rerun.communicate(timeout=300)
     assert rerun.returncode == 0, err
     assert _partition_count(raw_glue, "big") == 17_100
-    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+    replan = gluecat("plan", str(root), "--detailed-exitcode")
+    assert replan.exit_code == 0, replan.output
 
 
 def test_sigterm_stops_apply_the_same_way(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:

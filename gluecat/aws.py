@@ -1,0 +1,157 @@
+"""botocore clients that fail fast on network trouble, and AWS setup mistakes as one line with the fix.
+
+Throttling keeps botocore's standard retries (up to 10 attempts), but a refused
+connection, an unknown host or a server that never answers is retried once:
+10 attempts with backoff and a 60 s read timeout would otherwise keep a user
+waiting for minutes before learning that the endpoint is wrong.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import (
+    BotoCoreError,
+    ConnectionClosedError,
+    ConnectionError,
+    NoCredentialsError,
+    NoRegionError,
+    PartialCredentialsError,
+    ProfileNotFound,
+    ReadTimeoutError,
+)
+
+from gluecat.errors import GluecatError
+
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 20.0
+SANDBOX_READ_TIMEOUT = 300.0
+READ_TIMEOUT_VARIABLE = "GLUECAT_READ_TIMEOUT"  # seconds; tests shorten it to stay quick
+MAX_ATTEMPTS = 10
+NETWORK_ATTEMPTS = 2
+REGION_PATTERN = re.compile(r"^[a-z]{2}(-[a-z]+)+-\d+$")
+REGION_FIX = "set region: in catalog.yaml or AWS_REGION"
+CREDENTIALS_FIX = (
+    "set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, run `aws configure` or `aws sso login`,"
+    " or name a profile: in catalog.yaml (or AWS_PROFILE)"
+)
+
+_NETWORK_ERRORS = (ConnectionError, ReadTimeoutError, ConnectionClosedError)
+
+
+def read_timeout() -> float:
+    raw = os.environ.get(READ_TIMEOUT_VARIABLE)
+    if not raw:
+        return READ_TIMEOUT
+    try:
+        return float(raw)
+    except ValueError:
+        raise GluecatError(f"{READ_TIMEOUT_VARIABLE}={raw!r}: write a number of seconds, e.g. 20") from None
+
+
+def client_config(**extra: Any) -> Config:
+    return Config(
+        connect_timeout=CONNECT_TIMEOUT,
+        read_timeout=read_timeout(),
+        retries={"mode": "standard", "max_attempts": MAX_ATTEMPTS},
+        **extra,
+    )
+
+
+def iceberg_s3_timeouts() -> dict[str, str]:
+    """pyiceberg's S3 FileIO properties with the same timeouts as the boto3 clients."""
+    return {"s3.connect-timeout": str(CONNECT_TIMEOUT), "s3.request-timeout": str(read_timeout())}
+
+
+def delta_timeouts() -> dict[str, str]:
+    """delta-rs object store options: the same timeouts, and retries that stop within ~2 read timeouts."""
+    return {
+        "connect_timeout": f"{CONNECT_TIMEOUT:g}s",
+        "timeout": f"{read_timeout():g}s",
+        "max_retries": "3",
+        "retry_timeout": f"{read_timeout() * 1.5:g}s",
+    }
+
+
+def client(session: boto3.Session, service: str, endpoint_url: str | None, **config: Any) -> Any:
+    """A client with gluecat's timeouts whose retries stop early on network failures."""
+    made = session.client(service, endpoint_url=endpoint_url, config=client_config(**config))  # type: ignore[call-overload]
+    event = f"needs-retry.{made.meta.service_model.service_id.hyphenize()}"
+    made.meta.events.register_first(event, _stop_retrying_network_failures)
+    return made
+
+
+def _stop_retrying_network_failures(attempts: int, caught_exception: Exception | None, **_: Any) -> None:
+    """Runs before botocore's retry handler: re-raising the failure ends the retries."""
+    if isinstance(caught_exception, _NETWORK_ERRORS) and attempts >= NETWORK_ATTEMPTS:
+        raise caught_exception
+
+
+def session_region(session: boto3.Session, configured: str | None) -> str:
+    """The region gluecat talks to: catalog.yaml, then AWS_REGION, then the profile or AWS_DEFAULT_REGION."""
+    region = configured or os.environ.get("AWS_REGION") or session.region_name
+    if not region:
+        raise GluecatError(f"no AWS region: {REGION_FIX}")
+    check_region(region)
+    return region
+
+
+def check_region(region: str) -> None:
+    known = known_regions()
+    if region in known:
+        return
+    close = difflib.get_close_matches(region, sorted(known), n=1)
+    if close:
+        raise GluecatError(f"unknown region {region!r}: did you mean {close[0]!r}? ({REGION_FIX})")
+    if not REGION_PATTERN.match(region):
+        raise GluecatError(f"region {region!r} is not a region name (like eu-west-1): {REGION_FIX}")
+    # A well-formed name botocore does not know may be a region newer than this botocore.
+
+
+def known_regions() -> set[str]:
+    session = boto3.Session()
+    return {
+        region
+        for partition in session.get_available_partitions()
+        for region in session.get_available_regions("glue", partition_name=partition)
+    }
+
+
+def open_session(profile: str | None, region: str | None) -> boto3.Session:
+    """A session whose profile exists, whose region is known and which has credentials."""
+    try:
+        session = boto3.Session(profile_name=profile)
+    except ProfileNotFound:
+        where = "profile: in catalog.yaml" if profile else "AWS_PROFILE"
+        raise GluecatError(
+            f"AWS profile {profile or os.environ.get('AWS_PROFILE')!r} not found: fix {where},"
+            " or add the profile to ~/.aws/config (list them with `aws configure list-profiles`)"
+        ) from None
+    session = boto3.Session(profile_name=profile, region_name=session_region(session, region))
+    if session.get_credentials() is None:
+        raise GluecatError(f"no AWS credentials found: {CREDENTIALS_FIX}")
+    return session
+
+
+def explain(exc: BaseException) -> str | None:
+    """One line with the fix for an AWS setup or network failure; None for anything else."""
+    if isinstance(exc, GluecatError) and isinstance(exc.__cause__, BotoCoreError):
+        return explain(exc.__cause__)
+    if not isinstance(exc, BotoCoreError):
+        return None
+    if isinstance(exc, NoRegionError):
+        return f"no AWS region: {REGION_FIX}"
+    if isinstance(exc, (NoCredentialsError, PartialCredentialsError)):
+        return f"no usable AWS credentials ({exc}): {CREDENTIALS_FIX}"
+    if isinstance(exc, ProfileNotFound):
+        return f"{exc}: fix profile: in catalog.yaml, or add it to ~/.aws/config"
+    if isinstance(exc, ReadTimeoutError):
+        return f"{exc}: the endpoint accepted the connection but did not answer; check endpoint_url and region"
+    if isinstance(exc, _NETWORK_ERRORS):
+        return f"{exc}: check endpoint_url and region in catalog.yaml, and the network (proxy, VPN)"
+    return f"AWS: {exc}"

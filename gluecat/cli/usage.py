@@ -1,0 +1,75 @@
+"""The command group: usage errors exit 1 in one line, `-h` and `--version` everywhere.
+
+click exits 2 on usage errors, but under `plan --detailed-exitcode` 2 means
+"changes present" and CI trusts it, so the group runs click in non-standalone
+mode and reports click's exceptions itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+try:  # newer typer releases carry their own copy of click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer runs on click itself
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+
+HELP_OPTIONS = ["-h", "--help"]
+VERSION_OPTION = "version"  # the name of the app callback's --version parameter
+
+
+def _usage_line(exc: click_errors.UsageError) -> str:
+    message = exc.format_message()
+    if exc.ctx is None:
+        return message
+    return f"{message} (see `{exc.ctx.command_path} --help`)"
+
+
+class GluecatGroup(TyperGroup):
+    """Every command accepts the app's `--version`; click's errors become exit 1 with one line."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in [p for p in self.params if p.name == VERSION_OPTION]:
+            for command in self.commands.values():
+                version = copy.copy(param)
+                version.expose_value = False  # the command functions do not take it
+                command.params.append(version)
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        code = self._run(args, prog_name, complete_var, **extra)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def _run(self, args: Sequence[str] | None, prog_name: str | None, complete_var: str | None, **extra: Any) -> int:
+        from gluecat.cli import output
+
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_errors.NoArgsIsHelpError as exc:  # the group's help, as the message
+            exc.show()
+            return 1
+        except click_errors.UsageError as exc:
+            output.error(_usage_line(exc))
+            return 1
+        except click_errors.ClickException as exc:
+            output.error(exc.format_message())
+            return 1
+        except typer.Abort:
+            output.error("aborted")
+            return 1
+        return result if isinstance(result, int) else 0
