@@ -19,6 +19,7 @@ from gluecat.model.base import (
     Strict,
 )
 from gluecat.model.partitions import PartitionItem
+from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
 
 
@@ -82,6 +83,9 @@ class HiveTable(TableBase):
     partitions: list[PartitionItem] | None = Field(
         None, description="Declared partitions; absent means live partitions are left alone"
     )
+    projection: Projection | None = Field(
+        None, description="Athena partition projection, written as its projection.* parameters"
+    )
     partition_schema: Literal["keep", "follow"] = Field(
         "keep",
         description="follow: when the table's columns or SerDe change, apply brings every partition's in step",
@@ -99,6 +103,15 @@ class HiveTable(TableBase):
             raise ValueError(
                 "a hive table needs `storage` (" + ", ".join(STORAGE_FORMATS) + ") or"
                 " input_format, output_format and serde.library"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _projection_typed_once(self) -> HiveTable:
+        raw = sorted(k for k in self.parameters if k.startswith("projection.") or k == "storage.location.template")
+        if self.projection is not None and raw:
+            raise ValueError(
+                f"`projection` writes the projection parameters; remove {', '.join(raw)} from `parameters`"
             )
         return self
 

@@ -34,6 +34,7 @@ from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.parameters import managed
 from gluecat.plan.partition_drift import partition_drift
+from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.targets import Targets
 
 Shape = dict[str, Any]
@@ -289,7 +290,7 @@ def _table_changes(
     address = f"{database.name}.{table.name}"
     location = table_location(model, database.model)
     desired: Shape = dict(hive_table_input(model, location))
-    desired["Parameters"] = managed(model.parameters, ignore)
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
     live_partitions: list[Shape] = []
     follows: tuple[tuple[str, ...], ...] = ()
     if live is None:
@@ -377,7 +378,11 @@ def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
         "serde.parameters", live_serde.get("Parameters") or {}, want_serde.get("Parameters") or {}
     )
     yield from column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
-    yield from _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
+    live_parameters, want_parameters = live.get("Parameters") or {}, desired["Parameters"]
+    if declares_projection(want_parameters):
+        yield from projection_diffs(live_parameters, want_parameters)
+        want_parameters = unowned(want_parameters)
+    yield from _parameter_diffs("parameters", live_parameters, want_parameters)
     yield from _extra_diffs(live, desired)
 
 
@@ -416,6 +421,8 @@ def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[st
 def merge_table_input(live: Shape, desired: Shape) -> Shape:
     """Live table with the declared fields laid over it: what the model does not cover stays."""
     merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
+    if declares_projection(desired["Parameters"]):
+        merged["Parameters"] = {**unowned(live.get("Parameters") or {}), **desired["Parameters"]}
     for key in ("Name", "Description", "TableType", "PartitionKeys"):
         if key in desired:
             merged[key] = desired[key]
