@@ -35,6 +35,7 @@ from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, Part
 from gluecat.plan.parameters import managed
 from gluecat.plan.partition_drift import partition_drift
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
+from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
 
 Shape = dict[str, Any]
@@ -105,23 +106,19 @@ def _view_change(
 ) -> Change | None:
     assert model.name is not None
     address = f"{database.name}.{model.name}"
-    desired: Shape = dict(view_table_input(model))
-    desired["Parameters"] = managed(model.parameters, ignore)
+    desired: Shape = dict(view_table_input(model, database.name))
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
-    pairs = {
-        "table_type": (live.get("TableType"), "VIRTUAL_VIEW"),
-        "view_original_text": (live.get("ViewOriginalText"), model.view_original_text),
-    }
-    if model.view_expanded_text is not None:
-        pairs["view_expanded_text"] = (live.get("ViewExpandedText"), model.view_expanded_text)
+    pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
     if model.description is not None:
         pairs["description"] = (live.get("Description"), model.description)
     live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
     diffs = [
         *_scalar_diffs(pairs),
+        *view_text_diffs(model, database.name, live),
         *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
-        *_parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"]),
+        *_parameter_diffs("parameters", live.get("Parameters") or {}, view_owned_free(model, desired["Parameters"])),
     ]
     if not diffs:
         return None
