@@ -140,7 +140,7 @@ def table_model(
     if kind == "DELTA" or parameters.get("spark.sql.sources.provider") == "delta":
         return model_data(_delta(connection, live, ignore))
     if live.get("TableType") == "VIRTUAL_VIEW":
-        view = view_from_glue(live)
+        view = view_from_glue(live, database.name)
         return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
     table = hive_table_from_glue(live)
     table = table.model_copy(update={"parameters": managed(table.parameters, ignore)})

@@ -12,6 +12,7 @@ from gluecat.errors import SourcePosition
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry, PartitionGenerator
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
+from gluecat.projection_check import projection_problems
 from gluecat.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
@@ -262,6 +263,12 @@ def _iceberg_parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         )
 
 
+def _projection(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    if isinstance(table.model, HiveTable):
+        for problem in projection_problems(table.model):
+            yield Hit(problem.loc, problem.rule, problem.message, problem.severity)
+
+
 TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] = (
     _duplicate_columns,
     _duplicate_entries,
@@ -271,4 +278,5 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
     _partition_values,
     _hive_location,
     _iceberg_parameters,
+    _projection,
 )

@@ -10,10 +10,11 @@ from ruamel.yaml import YAML
 from ruamel.yaml.scalarstring import LiteralScalarString
 
 KEY_ORDER = (
-    "name", "description", "format", "kind", "table_type", "location", "storage", "input_format",
+    "name", "description", "format", "dialect", "kind", "table_type", "location", "storage", "input_format",
     "output_format", "serde", "library", "columns", "type", "comment", "required", "partition_keys",
     "partition_columns", "partition_spec", "column", "transform", "direction", "null_order", "sort_order",
-    "partitions", "values", "expand", "from", "to", "every", "view_original_text", "view_expanded_text",
+    "partitions", "values", "expand", "from", "to", "every", "projection", "enabled", "location_template", "keys",
+    "range", "interval", "unit", "digits", "sql", "view_original_text", "view_expanded_text",
     "properties", "parameters", "extra",
 )  # fmt: skip
 

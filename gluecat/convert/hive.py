@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
 from gluecat.convert.extra import extra_from_glue, merge_extra
+from gluecat.convert.projection import projection_parameters, split_projection
 from gluecat.convert.storage import resolve_storage, storage_keys
 from gluecat.model import HiveTable
 
@@ -41,12 +42,18 @@ def hive_table_input(table: HiveTable, location: str | None) -> TableInputTypeDe
         "TableType": table.table_type,
         "StorageDescriptor": storage_descriptor(table, location),
         "PartitionKeys": column_shapes(table.partition_keys),
-        "Parameters": dict(table.parameters),
+        "Parameters": _parameters(table),
     }
     if table.description:
         shape["Description"] = table.description
     merge_extra(shape, table.extra)  # type: ignore[arg-type]
     return shape
+
+
+def _parameters(table: HiveTable) -> dict[str, str]:
+    if table.projection is None:
+        return dict(table.parameters)
+    return {**table.parameters, **projection_parameters(table.projection)}
 
 
 def partition_input(table: HiveTable, values: Sequence[str], location: str) -> PartitionInputTypeDef:
@@ -68,6 +75,7 @@ def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:
         serde_info.get("SerializationLibrary", ""),
         serde_info.get("Parameters") or {},
     )
+    projection, parameters = split_projection(live.get("Parameters") or {})
     return HiveTable(
         name=live["Name"],
         description=live.get("Description") or None,
@@ -79,6 +87,7 @@ def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:
         input_format=keys.input_format,
         output_format=keys.output_format,
         serde=keys.serde,
-        parameters=dict(live.get("Parameters") or {}),
+        parameters=parameters,
+        projection=projection,
         extra=extra_from_glue(live),
     )

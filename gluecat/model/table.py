@@ -19,6 +19,7 @@ from gluecat.model.base import (
     Strict,
 )
 from gluecat.model.partitions import PartitionItem
+from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
 
 
@@ -82,6 +83,9 @@ class HiveTable(TableBase):
     partitions: list[PartitionItem] | None = Field(
         None, description="Declared partitions; absent means live partitions are left alone"
     )
+    projection: Projection | None = Field(
+        None, description="Athena partition projection, written as its projection.* parameters"
+    )
     partition_schema: Literal["keep", "follow"] = Field(
         "keep",
         description="follow: when the table's columns or SerDe change, apply brings every partition's in step",
@@ -99,6 +103,15 @@ class HiveTable(TableBase):
             raise ValueError(
                 "a hive table needs `storage` (" + ", ".join(STORAGE_FORMATS) + ") or"
                 " input_format, output_format and serde.library"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _projection_typed_once(self) -> HiveTable:
+        raw = sorted(k for k in self.parameters if k.startswith("projection.") or k == "storage.location.template")
+        if self.projection is not None and raw:
+            raise ValueError(
+                f"`projection` writes the projection parameters; remove {', '.join(raw)} from `parameters`"
             )
         return self
 
@@ -146,12 +159,36 @@ class DeltaTable(TableBase):
 
 
 class ViewTable(TableBase):
-    """A Glue view (TableType VIRTUAL_VIEW): Athena/Presto or Spark, with its SQL as Glue holds it."""
+    """A Glue view (TableType VIRTUAL_VIEW): plain SQL for Athena or Spark, or the texts as an engine wrote them."""
 
     format: Literal["view"]
+    dialect: Literal["athena", "spark"] | None = Field(
+        None, description="athena: a Presto view Athena reads; spark: a Hive view Spark reads"
+    )
+    sql: str | None = Field(None, description="The view's SQL (with `dialect`)")
     columns: list[Column] = Field(default_factory=list)
-    view_original_text: str = Field(description="ViewOriginalText, as the engine wrote it")
+    view_original_text: str | None = Field(None, description="ViewOriginalText, as the engine wrote it")
     view_expanded_text: str | None = Field(None, description="ViewExpandedText")
+
+    @model_validator(mode="after")
+    def _sql_or_texts(self) -> ViewTable:
+        if self.dialect is None:
+            if self.sql is not None:
+                raise ValueError("`sql` needs `dialect: athena` or `dialect: spark`")
+            if self.view_original_text is None:
+                raise ValueError("a view needs `dialect` and `sql`, or `view_original_text`")
+            return self
+        if self.view_original_text is not None or self.view_expanded_text is not None:
+            raise ValueError(
+                "with `dialect`, gluecat writes the view texts from `sql`: remove view_original_text/view_expanded_text"
+            )
+        if not (self.sql or "").strip():
+            raise ValueError(f"a {self.dialect} view needs `sql`: the SELECT it stands for")
+        if not self.columns:
+            raise ValueError(
+                f"a {self.dialect} view needs `columns`: Athena and Spark read the view's schema from them"
+            )
+        return self
 
 
 Table = HiveTable | IcebergTable | DeltaTable | ViewTable

@@ -34,6 +34,8 @@ from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.parameters import managed
 from gluecat.plan.partition_drift import partition_drift
+from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
+from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
 
 Shape = dict[str, Any]
@@ -104,23 +106,19 @@ def _view_change(
 ) -> Change | None:
     assert model.name is not None
     address = f"{database.name}.{model.name}"
-    desired: Shape = dict(view_table_input(model))
-    desired["Parameters"] = managed(model.parameters, ignore)
+    desired: Shape = dict(view_table_input(model, database.name))
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
-    pairs = {
-        "table_type": (live.get("TableType"), "VIRTUAL_VIEW"),
-        "view_original_text": (live.get("ViewOriginalText"), model.view_original_text),
-    }
-    if model.view_expanded_text is not None:
-        pairs["view_expanded_text"] = (live.get("ViewExpandedText"), model.view_expanded_text)
+    pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
     if model.description is not None:
         pairs["description"] = (live.get("Description"), model.description)
     live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
     diffs = [
         *_scalar_diffs(pairs),
+        *view_text_diffs(model, database.name, live),
         *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
-        *_parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"]),
+        *_parameter_diffs("parameters", live.get("Parameters") or {}, view_owned_free(model, desired["Parameters"])),
     ]
     if not diffs:
         return None
@@ -289,7 +287,7 @@ def _table_changes(
     address = f"{database.name}.{table.name}"
     location = table_location(model, database.model)
     desired: Shape = dict(hive_table_input(model, location))
-    desired["Parameters"] = managed(model.parameters, ignore)
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
     live_partitions: list[Shape] = []
     follows: tuple[tuple[str, ...], ...] = ()
     if live is None:
@@ -377,7 +375,11 @@ def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
         "serde.parameters", live_serde.get("Parameters") or {}, want_serde.get("Parameters") or {}
     )
     yield from column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
-    yield from _parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
+    live_parameters, want_parameters = live.get("Parameters") or {}, desired["Parameters"]
+    if declares_projection(want_parameters):
+        yield from projection_diffs(live_parameters, want_parameters)
+        want_parameters = unowned(want_parameters)
+    yield from _parameter_diffs("parameters", live_parameters, want_parameters)
     yield from _extra_diffs(live, desired)
 
 
@@ -416,6 +418,8 @@ def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[st
 def merge_table_input(live: Shape, desired: Shape) -> Shape:
     """Live table with the declared fields laid over it: what the model does not cover stays."""
     merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
+    if declares_projection(desired["Parameters"]):
+        merged["Parameters"] = {**unowned(live.get("Parameters") or {}), **desired["Parameters"]}
     for key in ("Name", "Description", "TableType", "PartitionKeys"):
         if key in desired:
             merged[key] = desired[key]
