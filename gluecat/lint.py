@@ -9,6 +9,7 @@ from typing import Literal
 
 from gluecat.convert.locations import table_location
 from gluecat.errors import SourcePosition
+from gluecat.index_check import index_problems
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry, PartitionGenerator
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
@@ -269,6 +270,12 @@ def _projection(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
             yield Hit(problem.loc, problem.rule, problem.message, problem.severity)
 
 
+def _partition_indexes(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    if isinstance(table.model, HiveTable):
+        for problem in index_problems(table.model):
+            yield Hit(problem.loc, problem.rule, problem.message, problem.severity)
+
+
 TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] = (
     _duplicate_columns,
     _duplicate_entries,
@@ -279,4 +286,5 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
     _hive_location,
     _iceberg_parameters,
     _projection,
+    _partition_indexes,
 )

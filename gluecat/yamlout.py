@@ -13,7 +13,8 @@ KEY_ORDER = (
     "name", "description", "format", "dialect", "kind", "table_type", "location", "storage", "input_format",
     "output_format", "serde", "library", "columns", "type", "comment", "required", "partition_keys",
     "partition_columns", "partition_spec", "column", "transform", "direction", "null_order", "sort_order",
-    "partitions", "values", "expand", "from", "to", "every", "projection", "enabled", "location_template", "keys",
+    "partitions", "partition_indexes", "values", "expand", "from", "to", "every", "projection", "enabled",
+    "location_template", "keys",
     "range", "interval", "unit", "digits", "sql", "view_original_text", "view_expanded_text",
     "properties", "parameters", "extra",
 )  # fmt: skip

@@ -18,6 +18,7 @@ from gluecat.model.base import (
     Parameters,
     Strict,
 )
+from gluecat.model.partition_index import PartitionIndex
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
@@ -85,6 +86,9 @@ class HiveTable(TableBase):
     )
     projection: Projection | None = Field(
         None, description="Athena partition projection, written as its projection.* parameters"
+    )
+    partition_indexes: list[PartitionIndex] | None = Field(
+        None, description="Partition indexes (at most 3); absent means live indexes are left alone"
     )
     partition_schema: Literal["keep", "follow"] = Field(
         "keep",

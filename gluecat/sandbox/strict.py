@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gluecat.sandbox import partition_indexes
+
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 # Operation -> (list key in the response, AWS's largest page).
@@ -68,6 +70,7 @@ class StrictGlue:
         self._lock = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
+        self._indexes = partition_indexes.PartitionIndexStore(partition_indexes.BACKFILL_SECONDS)
 
     def reset_counts(self) -> None:
         with self._lock:
@@ -80,6 +83,8 @@ class StrictGlue:
             start_response(f"{response.status} X", response.headers)
             return [response.body]
         target = environ.get("HTTP_X_AMZ_TARGET", "")
+        if environ.get("PATH_INFO") == "/moto-api/reset":
+            self._indexes.clear()
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
@@ -117,6 +122,8 @@ class StrictGlue:
                     f"1 validation error detected: Value at '{key}' failed to satisfy"
                     f" constraint: Member must have length less than or equal to {limit}",
                 )
+        if operation in partition_indexes.OPERATIONS + partition_indexes.WATCHED:
+            return self._partition_indexes(operation, body, environ)
         if operation == "UpdateTable" and body.get("VersionId"):
             conflict = self._version_conflict(body, environ)
             if conflict:
@@ -138,6 +145,19 @@ class StrictGlue:
 
         chunks = b"".join(self.app(inner, capture))
         return _Response(captured["status"], captured["headers"], chunks)
+
+    def _partition_indexes(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
+        """moto has no partition indexes: the store keeps them, asking moto about the tables."""
+
+        def forward(name: str, request: dict[str, Any]) -> partition_indexes.Reply:
+            response = self._forward(name, request, environ)
+            return partition_indexes.Reply(response.status, json.loads(response.body or b"{}"))
+
+        reply = self._indexes.handle(operation, body, forward)
+        response = _json(reply.payload, reply.status)
+        if reply.status != 200 and "__type" in reply.payload:
+            response.headers.append(("x-amzn-ErrorType", str(reply.payload["__type"]).rsplit("#", 1)[-1]))
+        return response
 
     def _version_conflict(self, body: dict[str, Any], environ: dict[str, Any]) -> _Response | None:
         table_name = body["TableInput"]["Name"]
