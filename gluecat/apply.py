@@ -13,8 +13,11 @@ from typing import Any, Protocol
 
 from gluecat.connect import Connection
 from gluecat.convert.hive import partition_shape
+from gluecat.convert.partition_index import split_indexes
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import EntryError, Glue
+from gluecat.index_apply import Waiter, apply_index_change, in_order
+from gluecat.index_apply import live_version as index_version
 from gluecat.partition_schema import follow_entries
 from gluecat.plan.diff import ABSENT, fingerprint, partition_input_of, version_of
 from gluecat.plan.model import Action, Change, PartitionChanges, PartitionWrite, Plan
@@ -87,6 +90,8 @@ def _live_version(connection: Connection, change: Change) -> str | None:
         live = connection.glue.database(change.database)
         return ABSENT if live is None else fingerprint(live)
     assert change.table is not None
+    if change.kind == "index":
+        return index_version(connection.glue, change.database, change.table)
     if change.format == "iceberg" and change.action is Action.UPDATE:
         return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
     table = connection.glue.table(change.database, change.table)
@@ -122,42 +127,55 @@ def apply_plan(
         result.failures.append(Failure(f"{key[0]}.{key[1]}", "skipped: its database failed"))
         del tables[key]
     with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
-        work = [
-            pool.submit(_table, connection, change, group, result, progress, stop) for change, group in tables.values()
-        ]
+        work = [pool.submit(_table, connection, item, result, progress, stop) for item in tables.values()]
         for future in work:
             future.result()
     result.interrupted = stop.is_set()
     return result
 
 
-def _table_work(plan: Plan) -> dict[tuple[str, str], tuple[Change | None, PartitionChanges | None]]:
-    work: dict[tuple[str, str], tuple[Change | None, PartitionChanges | None]] = {}
+@dataclass
+class _TableWork:
+    """What apply does to one table, in order: the table, its partitions, its partition indexes."""
+
+    change: Change | None = None
+    group: PartitionChanges | None = None
+    indexes: list[Change] = field(default_factory=list)
+
+
+def _table_work(plan: Plan) -> dict[tuple[str, str], _TableWork]:
+    work: dict[tuple[str, str], _TableWork] = {}
     for change in plan.changes:
-        if change.kind == "table" and change.table:
-            work[(change.database, change.table)] = (change, None)
+        if change.kind in ("table", "index") and change.table:
+            item = work.setdefault((change.database, change.table), _TableWork())
+            if change.kind == "index":
+                item.indexes.append(change)
+            else:
+                item.change = change
     for group in plan.partitions:
-        table_change, _ = work.get((group.database, group.table), (None, None))
-        work[(group.database, group.table)] = (table_change, group)
+        work.setdefault((group.database, group.table), _TableWork()).group = group
     return work
 
 
 def _table(
-    connection: Connection,
-    change: Change | None,
-    group: PartitionChanges | None,
-    result: ApplyResult,
-    progress: Progress,
-    stop: threading.Event,
+    connection: Connection, work: _TableWork, result: ApplyResult, progress: Progress, stop: threading.Event
 ) -> None:
     if stop.is_set():
         return
+    change, group = work.change, work.group
     if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
+        result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes)
         return
     if group:
         _partitions(connection.glue, group, result, progress, stop)
+    waiter = Waiter(connection.glue, progress.note, stop)
+    for index_change in in_order(work.indexes):
+        if stop.is_set():
+            return
+        _attempt(result, index_change.address, partial(apply_index_change, connection.glue, index_change, waiter),
+                 progress)  # fmt: skip
 
 
 def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progress: Progress) -> bool:
@@ -201,13 +219,11 @@ def _table_change(connection: Connection, change: Change) -> str:
         return f"tables {change.action.past}"
     if change.action is Action.DELETE:
         glue.delete_table(change.database, change.table)
-    elif change.action is Action.REPLACE:
+    elif change.action in (Action.REPLACE, Action.CREATE):
         assert change.desired is not None
-        glue.delete_table(change.database, change.table)
-        glue.create_table(change.database, change.desired)
-    elif change.action is Action.CREATE:
-        assert change.desired is not None
-        glue.create_table(change.database, change.desired)
+        if change.action is Action.REPLACE:
+            glue.delete_table(change.database, change.table)
+        glue.create_table(change.database, *split_indexes(change.desired))
     else:
         assert change.desired is not None
         glue.update_table(change.database, change.desired, change.live_version)

@@ -160,6 +160,12 @@ class Glue:
         with ThreadPoolExecutor(max_workers=total) as pool:
             return [p for part in pool.map(segment, range(total)) for p in part]
 
+    def partition_indexes(self, database: str, table: str) -> list[Shape]:
+        """The table's partition indexes with their status (GetPartitionIndexes)."""
+        return self._pages(
+            "get_partition_indexes", "PartitionIndexDescriptorList", DatabaseName=database, TableName=table
+        )
+
     def partitions_by_values(self, database: str, table: str, values: Sequence[Sequence[str]]) -> list[Shape]:
         """The partitions with these values that exist (BatchGetPartition, 1,000 keys a call)."""
         found: list[Shape] = []
@@ -179,8 +185,9 @@ class Glue:
     def update_database(self, name: str, database_input: Shape) -> None:
         self._call("update_database", Name=name, DatabaseInput=database_input)
 
-    def create_table(self, database: str, table_input: Shape) -> None:
-        self._call("create_table", DatabaseName=database, TableInput=table_input)
+    def create_table(self, database: str, table_input: Shape, partition_indexes: Sequence[Shape] = ()) -> None:
+        extra = {"PartitionIndexes": list(partition_indexes)} if partition_indexes else {}
+        self._call("create_table", DatabaseName=database, TableInput=table_input, **extra)
 
     def update_table(self, database: str, table_input: Shape, version_id: str | None) -> None:
         extra = {"VersionId": version_id} if version_id else {}
@@ -188,6 +195,12 @@ class Glue:
 
     def delete_table(self, database: str, name: str) -> None:
         self._call("delete_table", DatabaseName=database, Name=name)
+
+    def create_partition_index(self, database: str, table: str, index: Shape) -> None:
+        self._call("create_partition_index", DatabaseName=database, TableName=table, PartitionIndex=index)
+
+    def delete_partition_index(self, database: str, table: str, name: str) -> None:
+        self._call("delete_partition_index", DatabaseName=database, TableName=table, IndexName=name)
 
     def create_partitions(
         self, database: str, table: str, inputs: Sequence[Shape], progress: Callable[[int], bool]

@@ -14,6 +14,7 @@ from gluecat.connect import Connection
 from gluecat.convert.database import database_from_glue
 from gluecat.convert.delta import DELTA_PARAMETERS
 from gluecat.convert.hive import hive_table_from_glue
+from gluecat.convert.partition_index import indexes_from_glue
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
 from gluecat.formats.iceberg_diff import COMMENT, FORMAT_VERSION, live_sort, live_spec
@@ -143,7 +144,15 @@ def table_model(
         view = view_from_glue(live, database.name)
         return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
     table = hive_table_from_glue(live)
-    table = table.model_copy(update={"parameters": managed(table.parameters, ignore)})
+    # Only a partitioned table can hold indexes; one without any leaves the key out (and unmanaged).
+    indexes = (
+        indexes_from_glue(connection.glue.partition_indexes(database.name, live["Name"]))
+        if table.partition_keys
+        else []
+    )
+    table = table.model_copy(
+        update={"parameters": managed(table.parameters, ignore), "partition_indexes": indexes or None}
+    )
     data = model_data(table)
     if with_partitions and table.partition_keys:
         data["partitions"] = _partitions(connection.glue, database.name, live, [k.name for k in table.partition_keys])

@@ -29,6 +29,7 @@ class LiveCatalog:
     partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
     iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
     delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
+    indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
 
 
 def read_live(
@@ -59,7 +60,38 @@ def read_live(
         read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
         partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
     iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
-    return LiveCatalog(databases, tables, partitions, iceberg, _delta_logs(connection, project, targets, progress))
+    delta = _delta_logs(connection, project, targets, progress)
+    return LiveCatalog(
+        databases,
+        tables,
+        partitions,
+        iceberg,
+        delta,
+        _partition_indexes(connection, project, tables, targets, progress),
+    )
+
+
+def _partition_indexes(
+    connection: Connection,
+    project: Project,
+    tables: dict[str, dict[str, Shape]],
+    targets: Targets,
+    progress: Callable[[str], None],
+) -> dict[tuple[str, str], list[Shape]]:
+    """The indexes of live tables whose file declares `partition_indexes` (one GetPartitionIndexes each)."""
+    wanted = [
+        (db.name, table.name)
+        for db in project.databases
+        for table in db.tables
+        if isinstance(table.model, HiveTable) and table.model.partition_indexes is not None
+        if targets.table(db.name, table.name) and table.name in tables.get(db.name, {})
+    ]
+    if not wanted:
+        return {}
+    progress(f"reading partition indexes of {counted(len(wanted), 'table')}")
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
+        found = pool.map(lambda key: connection.glue.partition_indexes(*key), wanted)
+        return dict(zip(wanted, found, strict=True))
 
 
 def _delta_logs(

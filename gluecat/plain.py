@@ -24,5 +24,6 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 def counted_phrase(count: int, phrase: str) -> str:
     """`tables created` counted: `1 table created`, `1,200 tables created` (the first word is the plural noun)."""
     noun, _, rest = phrase.partition(" ")
-    words = counted(count, noun.removesuffix("s"), noun)
+    singular = noun.removesuffix("es") if noun.endswith("xes") else noun.removesuffix("s")  # indexes -> index
+    words = counted(count, singular, noun)
     return f"{words} {rest}" if rest else words

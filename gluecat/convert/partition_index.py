@@ -24,3 +24,18 @@ def indexes_from_glue(descriptors: Iterable[Mapping[str, Any]]) -> list[Partitio
     """What a table holds, in name order; an index on its way out (DELETING) no longer counts."""
     kept = [d for d in descriptors if d.get("IndexStatus") != "DELETING"]
     return sorted((index_from_glue(d) for d in kept), key=lambda index: index.name)
+
+
+# A table to create carries its indexes next to its TableInput: CreateTable takes both.
+CREATE_KEY = "PartitionIndexes"
+
+
+def with_indexes(table_input: Shape, indexes: Iterable[PartitionIndex] | None) -> Shape:
+    listed = [index_input(index) for index in indexes or ()]
+    return {**table_input, CREATE_KEY: listed} if listed else table_input
+
+
+def split_indexes(desired: Mapping[str, Any]) -> tuple[Shape, list[Shape]]:
+    """(the TableInput, the indexes CreateTable creates with it)."""
+    table_input = {k: v for k, v in desired.items() if k != CREATE_KEY}
+    return table_input, list(desired.get(CREATE_KEY) or [])

@@ -15,6 +15,7 @@ from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.convert.partition_index import with_indexes
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS, PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
@@ -31,6 +32,7 @@ from gluecat.model.partitions import expand_partitions
 from gluecat.plan import impact
 from gluecat.plan.hive_impact import hive_findings, storage_of
 from gluecat.plan.impact import Finding, Impact
+from gluecat.plan.index_diff import index_changes
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.parameters import managed
 from gluecat.plan.partition_drift import partition_drift
@@ -290,12 +292,13 @@ def _table_changes(
     desired["Parameters"] = managed(desired["Parameters"], ignore)
     live_partitions: list[Shape] = []
     follows: tuple[tuple[str, ...], ...] = ()
+    created = with_indexes(desired, model.partition_indexes)  # CreateTable makes them with the table
     if live is None:
-        yield Change(address, "table", Action.CREATE, database.name, table.name, desired, live_version=ABSENT)
+        yield Change(address, "table", Action.CREATE, database.name, table.name, created, live_version=ABSENT)
     elif _partition_keys(live) != _partition_keys(desired):
         before, after = _keys_text(live), _keys_text(desired)
         yield Change(
-            address, "table", Action.REPLACE, database.name, table.name, desired,
+            address, "table", Action.REPLACE, database.name, table.name, created,
             (FieldDiff("partition_keys", before, after),),
             live_version=version_of(live), reason=f"partition keys change: {before} -> {after}",
             findings=(impact.table_replace(before, after),),
@@ -312,6 +315,10 @@ def _table_changes(
             follows = drift.drifted if follow else ()
         if diffs:
             yield _hive_update(address, database.name, table.name, live, desired, diffs, drift_finding)
+        if model.partition_indexes is not None:
+            parameters = {**(live.get("Parameters") or {}), **desired["Parameters"]}
+            live_indexes = live_catalog.indexes.get((database.name, table.name), [])
+            yield from index_changes(database.name, table.name, model.partition_indexes, live_indexes, parameters)
     if location and (model.partitions is not None or follows):
         yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune, follows)
 

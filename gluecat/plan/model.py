@@ -9,7 +9,7 @@ from typing import Any, Literal
 from gluecat.plan.impact import Finding, Impact, impact_of, worst
 
 FORMAT_VERSION = 2
-Kind = Literal["database", "table"]
+Kind = Literal["database", "table", "index"]
 
 
 class Action(StrEnum):
@@ -60,6 +60,8 @@ class Change:
 
     @property
     def destructive(self) -> bool:
+        if self.kind == "index":  # a partition index holds no data: dropping or rebuilding one loses nothing
+            return False
         return self.action.destructive or self.drops
 
     @property

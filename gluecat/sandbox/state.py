@@ -96,9 +96,19 @@ def _tables(glue: Any, database: str) -> list[dict[str, Any]]:
                     "version": int(table.get("VersionId") or 1),
                     "input": {k: table[k] for k in TABLE_INPUT_KEYS if k in table},
                     "partitions": partitions,
+                    "indexes": _indexes(glue, database, table) if table.get("PartitionKeys") else [],
                 }
             )
     return tables
+
+
+def _indexes(glue: Any, database: str, table: dict[str, Any]) -> list[dict[str, Any]]:
+    listed = glue.get_partition_indexes(DatabaseName=database, TableName=table["Name"])["PartitionIndexDescriptorList"]
+    return [
+        {"IndexName": d["IndexName"], "Keys": [k["Name"] for k in d["Keys"]]}
+        for d in listed
+        if d["IndexStatus"] != "DELETING"
+    ]
 
 
 def restore(session: boto3.Session, endpoint: str, state: Path) -> None:
@@ -120,7 +130,8 @@ def restore(session: boto3.Session, endpoint: str, state: Path) -> None:
 
 def _restore_table(glue: Any, table: dict[str, Any]) -> None:
     database, table_input = table["database"], table["input"]
-    glue.create_table(DatabaseName=database, TableInput=table_input)
+    indexes = {"PartitionIndexes": table["indexes"]} if table.get("indexes") else {}
+    glue.create_table(DatabaseName=database, TableInput=table_input, **indexes)
     # Replay versions so a saved plan's VersionId still matches after a restart.
     for version in range(1, table["version"]):
         glue.update_table(DatabaseName=database, TableInput=table_input, VersionId=str(version))
