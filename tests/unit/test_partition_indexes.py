@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from gluecat.cli import app
 from gluecat.convert.partition_index import index_input, indexes_from_glue
 from gluecat.model.partition_index import PartitionIndex
+from gluecat.plan.index_diff import FILTERING, index_changes
 from tests.unit.test_validate import make_project
 
 GOOD = """\
@@ -85,3 +86,34 @@ def test_glue_shapes_both_ways() -> None:
         {"IndexName": "old", "Keys": [{"Name": "dt", "Type": "string"}], "IndexStatus": "DELETING"},
     ]  # fmt: skip
     assert indexes_from_glue(live) == [index, PartitionIndex(name="z", keys=["dt"])]
+
+
+def _live(name: str, keys: list[str], status: str = "ACTIVE", **extra: Any) -> dict[str, Any]:
+    return {"IndexName": name, "Keys": [{"Name": k, "Type": "string"} for k in keys], "IndexStatus": status, **extra}
+
+
+def test_the_diff_adds_removes_and_replaces_by_name_and_keys() -> None:
+    declared = [PartitionIndex(name="keep", keys=["dt"]), PartitionIndex(name="rekeyed", keys=["region", "dt"]),
+                PartitionIndex(name="new", keys=["region"])]  # fmt: skip
+    live = [
+        _live("keep", ["dt"]),
+        _live("rekeyed", ["dt"]),
+        _live("dropped", ["dt"]),
+        _live("leaving", ["dt"], "DELETING"),
+    ]
+    changes = list(index_changes("sales", "orders", declared, live, {FILTERING: "TRUE"}))
+    assert [(c.address, c.action.value, c.destructive, c.diffs[0].before, c.diffs[0].after) for c in changes] == [
+        ("sales.orders#dropped", "delete", False, "dt", None),
+        ("sales.orders#rekeyed", "replace", False, "dt", "region, dt"),
+        ("sales.orders#new", "create", False, None, "region"),
+    ]
+    assert all(not c.findings for c in changes)  # partition filtering is on: nothing to point out
+    assert len({c.live_version for c in changes}) == 1
+
+
+def test_a_failed_index_is_rebuilt_and_creates_note_partition_filtering() -> None:
+    failed = _live("by_dt", ["dt"], "FAILED", BackfillErrors=[{"Code": "INTERNAL_ERROR", "Partitions": []}])
+    (change,) = index_changes("sales", "orders", [PartitionIndex(name="by_dt", keys=["dt"])], [failed], {})
+    assert change.action.value == "replace" and "FAILED: INTERNAL_ERROR" in change.reason
+    (created,) = index_changes("sales", "orders", [PartitionIndex(name="by_dt", keys=["dt"])], [], {})
+    assert [f.rule for f in created.findings] == ["partition-filtering"]
