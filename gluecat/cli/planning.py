@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from gluecat import redact
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
 from gluecat.cli import progress
 from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
@@ -28,7 +29,7 @@ EXIT_CHANGES = 2
 
 
 def _warn(finding: Finding) -> None:
-    stderr.print(str(finding), markup=False, style="yellow")
+    stderr.print(redact.scrub(str(finding)), markup=False, style="yellow")
 
 
 def _plan_live(project: Project, connection: Connection, targets: Targets) -> Plan:
@@ -120,7 +121,7 @@ def _execute(connection: Connection, plan: Plan) -> ApplyResult:
 def _report(result: ApplyResult) -> int:
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     for failure in result.failures:
-        stderr.print(f"failed {failure.address}: {failure.message}", markup=False, style="red")
+        stderr.print(f"failed {failure.address}: {redact.scrub(failure.message)}", markup=False, style="red")
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
         return EXIT_INTERRUPTED
