@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import boto3
 
-from gluecat import aws
-from gluecat.glue import Glue, make_session
+from gluecat import aws, redact
+from gluecat.glue import Glue, make_session, static_credentials
 from gluecat.load import Project
 from gluecat.model import CatalogConfig
 from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
@@ -63,8 +63,18 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
             yield Connection(glue, session, server.endpoint_url, config.catalog_id)
         return
     session = make_session(config)
+    _remember_credentials(session)
     glue = Glue(session, config.endpoint_url, config.catalog_id)
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
+
+
+def _remember_credentials(session: boto3.Session) -> None:
+    """Credentials are never printed, even where a library quotes them back in an error."""
+    credentials = static_credentials(session)
+    if credentials:
+        redact.remember(credentials.secret_key)
+        if credentials.token:
+            redact.remember(credentials.token)
 
 
 def _locations(project: Project) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import partition_location, table_location
@@ -24,8 +24,16 @@ def _scheme(uri: str, scheme: str) -> str:
     return f"{scheme}://{rest}" if sep and head in ("s3", "s3a", "s3n") else uri
 
 
-def _properties(values: dict[str, str]) -> str:
-    return ", ".join(f"{_quote(k)}={_quote(v)}" for k, v in values.items())
+# What to print for a property `key: value` (spark-conf masks secret values through it).
+Shown = Callable[[str, str], str]
+
+
+def _as_is(_key: str, value: str) -> str:
+    return value
+
+
+def _properties(values: dict[str, str], shown: Shown) -> str:
+    return ", ".join(f"{_quote(k)}={_quote(shown(k, v))}" for k, v in values.items())
 
 
 def database_ddl(database: Database, scheme: str) -> str:
@@ -33,7 +41,7 @@ def database_ddl(database: Database, scheme: str) -> str:
     return f"CREATE DATABASE IF NOT EXISTS {_name(database.name)}{location};"
 
 
-def table_ddl(table: HiveTable, database: Database, scheme: str) -> str:
+def table_ddl(table: HiveTable, database: Database, scheme: str, shown: Shown = _as_is) -> str:
     shape = hive_table_input(table, table_location(table, database))
     descriptor = shape["StorageDescriptor"]
     columns = ",\n".join(
@@ -48,14 +56,14 @@ def table_ddl(table: HiveTable, database: Database, scheme: str) -> str:
     serde = descriptor["SerdeInfo"]
     lines.append(f"ROW FORMAT SERDE {_quote(serde['SerializationLibrary'])}")
     if serde.get("Parameters"):
-        lines.append(f"WITH SERDEPROPERTIES ({_properties(dict(serde['Parameters']))})")
+        lines.append(f"WITH SERDEPROPERTIES ({_properties(dict(serde['Parameters']), shown)})")
     lines.append(
         f"STORED AS INPUTFORMAT {_quote(descriptor['InputFormat'])} OUTPUTFORMAT {_quote(descriptor['OutputFormat'])}"
     )
     if descriptor.get("Location"):
         lines.append(f"LOCATION {_quote(_scheme(descriptor['Location'], scheme))}")
     if table.parameters:
-        lines.append(f"TBLPROPERTIES ({_properties(table.parameters)})")
+        lines.append(f"TBLPROPERTIES ({_properties(table.parameters, shown)})")
     return "\n".join(lines) + ";"
 
 
@@ -71,7 +79,7 @@ def partition_ddl(table: HiveTable, database: Database, scheme: str) -> Iterator
         yield f"ALTER TABLE {target} ADD IF NOT EXISTS PARTITION ({spec}) LOCATION {_quote(where)};"
 
 
-def project_ddl(project: Project, scheme: str = "s3a") -> Iterator[str]:
+def project_ddl(project: Project, scheme: str = "s3a", shown: Shown = _as_is) -> Iterator[str]:
     """Every statement, databases first; Iceberg and Delta tables are left to their catalogs."""
     for database in project.databases:
         hive_tables = [t.model for t in database.tables if isinstance(t.model, HiveTable)]
@@ -79,5 +87,5 @@ def project_ddl(project: Project, scheme: str = "s3a") -> Iterator[str]:
             continue
         yield database_ddl(database.model, scheme)
         for table in hive_tables:
-            yield table_ddl(table, database.model, scheme)
+            yield table_ddl(table, database.model, scheme, shown)
             yield from partition_ddl(table, database.model, scheme)

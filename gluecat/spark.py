@@ -15,6 +15,7 @@ from gluecat.model import DeltaTable, HiveTable, IcebergTable
 
 ICEBERG_EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 DELTA_EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension"
+SANDBOX_PLACEHOLDER = "sandbox"  # the sandbox's S3 keys: it accepts any, so they are not secrets
 GLUE_HIVE_FACTORY = "com.amazonaws.glue.catalog.metastore.AWSGlueDataCatalogHiveClientFactory"
 
 
@@ -154,6 +155,6 @@ def _s3a(endpoint: str, sandbox: bool) -> dict[str, str]:
         "spark.hadoop.fs.s3a.connection.ssl.enabled": str(endpoint.startswith("https://")).lower(),
     }
     if sandbox:  # the sandbox accepts any key; these are not credentials
-        conf["spark.hadoop.fs.s3a.access.key"] = "sandbox"
-        conf["spark.hadoop.fs.s3a.secret.key"] = "sandbox"
+        conf["spark.hadoop.fs.s3a.access.key"] = SANDBOX_PLACEHOLDER
+        conf["spark.hadoop.fs.s3a.secret.key"] = SANDBOX_PLACEHOLDER
     return conf

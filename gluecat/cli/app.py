@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import traceback
 from collections.abc import Callable
 from enum import StrEnum
@@ -54,24 +55,36 @@ def main(
     _state["debug"] = debug
 
 
-def run(command: Callable[[], int]) -> None:
-    """Run a command body: GluecatError -> one red line and exit 1; never a traceback."""
+def run(command: Callable[[], int], show_secrets: bool = False) -> None:
+    """Run a command body: GluecatError -> one red line and exit 1; never a traceback.
+
+    Everything it prints passes a secret scrubber, unless the user asked to see secrets."""
+    with output.scrubbed_streams(enabled=not show_secrets):
+        _run(command)
+
+
+def _run(command: Callable[[], int]) -> None:
     try:
         code = command()
     except GluecatError as exc:
-        if _state["debug"]:
-            traceback.print_exc()
+        _debug_traceback()
         output.error(strip_ansi(str(exc)))
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         output.error("interrupted")
         raise typer.Exit(130) from None
     except Exception as exc:
-        if _state["debug"]:
-            traceback.print_exc()
+        _debug_traceback()
         output.error(strip_ansi(_explain(exc)))
         raise typer.Exit(1) from None
     raise typer.Exit(code)
+
+
+def _debug_traceback() -> None:
+    if _state["debug"]:
+        from gluecat.redact import scrub
+
+        sys.stderr.write(scrub(traceback.format_exc()))
 
 
 def _explain(exc: Exception) -> str:
@@ -171,12 +184,20 @@ def spark_conf(
     endpoint: Annotated[
         str | None, typer.Option("--endpoint", help="Glue/S3 endpoint (default: catalog.yaml, or the sandbox's)")
     ] = None,
+    show_secrets: Annotated[
+        bool, typer.Option("--show-secrets", help="Print secret values instead of masking them")
+    ] = False,
 ) -> None:
     """Print the Spark configuration the catalog's tables need (spark-defaults.conf by default)."""
     from gluecat.cli.spark import spark_conf_command
 
     package_list = [p for p in packages.split(",") if p] if packages is not None else None
-    run(lambda: spark_conf_command(catalog_dir, output_format.value, spark_version, package_list, endpoint))
+    run(
+        lambda: spark_conf_command(
+            catalog_dir, output_format.value, spark_version, package_list, endpoint, show_secrets
+        ),
+        show_secrets=show_secrets,
+    )
 
 
 @app.command()

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
 
+from gluecat import redact
+
+# Consoles made without a file write to whatever sys.stdout/sys.stderr is at print time,
+# so the scrubbing streams below reach everything they print.
 stdout = Console(highlight=False, soft_wrap=True)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -18,5 +24,34 @@ def print_json(payload: Any) -> None:
 
 
 def error(message: str) -> None:
-    """One red `error:` line; the message is escaped, since it quotes what users wrote."""
-    stderr.print(f"[bold red]error:[/] {escape(message)}", markup=True)
+    """One red `error:` line; the message is scrubbed of secrets and escaped, since it quotes
+    what users wrote and what libraries answered."""
+    stderr.print(f"[bold red]error:[/] {escape(redact.scrub(message))}", markup=True)
+
+
+class ScrubbingStream:
+    """A text stream that masks remembered secret values and URL passwords in everything written."""
+
+    def __init__(self, inner: TextIO) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        self._inner.write(redact.scrub_known(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # isatty, fileno, flush, encoding, ...
+        return getattr(self._inner, name)
+
+
+@contextmanager
+def scrubbed_streams(enabled: bool = True) -> Iterator[None]:
+    """The last line of defence: whatever a command prints passes through `redact.scrub_known`."""
+    if not enabled:
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = ScrubbingStream(saved[0]), ScrubbingStream(saved[1])
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import typer
 
+from gluecat import redact
 from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
 from gluecat.cli import progress
 from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
+from gluecat.identity import catalog_binding
 from gluecat.lint import Finding
-from gluecat.load import Project, load_project
+from gluecat.load import CATALOG_FILE, Project, load_project
 from gluecat.plain import counted, counted_phrase
-from gluecat.plan import serialize
+from gluecat.plan import saved, serialize
 from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
@@ -28,7 +29,7 @@ EXIT_CHANGES = 2
 
 
 def _warn(finding: Finding) -> None:
-    stderr.print(str(finding), markup=False, style="yellow")
+    stderr.print(redact.scrub(str(finding)), markup=False, style="yellow")
 
 
 def _plan_live(project: Project, connection: Connection, targets: Targets) -> Plan:
@@ -54,12 +55,14 @@ def plan_command(
     targets: Targets,
     fail_on: str | None = None,
 ) -> int:
+    if out:
+        saved.check_destination(out)  # before minutes of reading, not after
     project = load_checked(root, _warn)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
-    if out:
-        out.write_text(json.dumps(serialize.to_json(plan), indent=1) + "\n", encoding="utf-8")
-        stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
+        if out:
+            saved.write(out, plan, catalog_binding(project, connection))
+            stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)
     if refusal:
@@ -89,15 +92,17 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
 
 
 def _apply_saved(path: Path, allow_destroy: bool) -> int:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
-    plan = serialize.from_json(data)
-    project = load_project(Path(plan.catalog))
+    plan, binding = saved.read(path)
+    root = Path(binding.root)
+    if not (root / CATALOG_FILE).is_file():
+        raise GluecatError(
+            f"{path} was made for the catalog project at {root}, which is not there: make the plan again"
+        )
+    project = load_project(root)
     render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:
+        saved.check_binding(path, binding, catalog_binding(project, connection))
         verify_unchanged(connection, plan)
         return _report(_execute(connection, plan))
 
@@ -120,7 +125,7 @@ def _execute(connection: Connection, plan: Plan) -> ApplyResult:
 def _report(result: ApplyResult) -> int:
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     for failure in result.failures:
-        stderr.print(f"failed {failure.address}: {failure.message}", markup=False, style="red")
+        stderr.print(f"failed {failure.address}: {redact.scrub(failure.message)}", markup=False, style="red")
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
         return EXIT_INTERRUPTED

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from gluecat import redact
+
 INTERVAL = 5.0
 Clock = Callable[[], float]
 
@@ -55,7 +57,7 @@ class RichBar:
         self._progress.advance(self._task, units)
 
     def note(self, message: str) -> None:
-        self._progress.console.print(message, markup=False)
+        self._progress.console.print(redact.scrub(message), markup=False)  # notes quote library errors
 
 
 class PlainBar:
@@ -74,7 +76,7 @@ class PlainBar:
         self._lines.show(f"{self._description}: {self._done:,} of {self._total:,} ({percent}%)")
 
     def note(self, message: str) -> None:
-        self._console.print(message, markup=False)
+        self._console.print(redact.scrub(message), markup=False)  # notes quote library errors
 
 
 @contextmanager

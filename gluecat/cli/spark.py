@@ -12,23 +12,39 @@ from gluecat.load import load_project
 from gluecat.sandbox.state import running_sandbox
 from gluecat.spark import spark_settings
 from gluecat.spark_render import RENDERERS
+from gluecat.spark_secrets import SecretMasker
 
 SANDBOX_PORT = 5454
 
 
 def spark_conf_command(
-    root: Path, output_format: str, spark_version: str | None, packages: list[str] | None, endpoint: str | None
+    root: Path,
+    output_format: str,
+    spark_version: str | None,
+    packages: list[str] | None,
+    endpoint: str | None,
+    show_secrets: bool = False,
 ) -> int:
     project = load_project(root)
+    masker = SecretMasker()
     if output_format == "ddl":
-        sys.stdout.write("\n".join(project_ddl(project)) + "\n")
+        shown = project_ddl(project) if show_secrets else project_ddl(project, shown=masker)
+        sys.stdout.write("\n".join(shown) + "\n")
+        _warn_masked(masker)
         return 0
     if project.config.sandbox and endpoint is None:
         endpoint = f"http://127.0.0.1:{SANDBOX_PORT}"
         stderr.print(f"# sandbox catalog: start it with `gluecat sandbox {root}` (port {SANDBOX_PORT})", markup=False)
     settings = spark_settings(project, spark_version, endpoint, packages)
-    sys.stdout.write(RENDERERS[output_format](settings))
+    sys.stdout.write(RENDERERS[output_format](settings if show_secrets else masker.settings(settings)))
+    _warn_masked(masker)
     return 0
+
+
+def _warn_masked(masker: SecretMasker) -> None:
+    warning = masker.warning()
+    if warning:
+        stderr.print(warning, markup=False, style="yellow")
 
 
 def sandbox_command(root: Path, port: int) -> int:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 from collections.abc import Iterable, Mapping
+
+from gluecat.redact import MASK as MASK
+from gluecat.redact import is_secret_key
 
 # Keys that engines, crawlers and statistics jobs write: never diffed, never written.
 ENGINE_OWNED = (
@@ -32,8 +34,6 @@ ENGINE_OWNED = (
     "compressionType",
     "typeOfData",
 )
-_SECRET = re.compile(r"password|passwd|secret|token|credential|private.?key", re.IGNORECASE)
-MASK = "(sensitive)"
 
 
 def is_engine_owned(key: str, ignore: Iterable[str] = ()) -> bool:
@@ -47,4 +47,4 @@ def managed(parameters: Mapping[str, str], ignore: Iterable[str] = ()) -> dict[s
 
 
 def is_secret(key: str) -> bool:
-    return bool(_SECRET.search(key))
+    return is_secret_key(key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from gluecat import redact
 from gluecat.errors import GluecatError
 from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.model import (
@@ -16,7 +17,6 @@ from gluecat.plan.model import (
     PartitionWrite,
     Plan,
 )
-from gluecat.plan.parameters import MASK, is_secret
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
@@ -122,36 +122,43 @@ def from_json(data: dict[str, Any]) -> Plan:
 
 
 def masked(plan: Plan) -> Plan:
-    """The plan with values of secret-looking keys replaced, for every rendered format."""
+    """The plan with secrets masked (secret-looking keys, URL passwords, remembered values), for every
+    rendered format: field diffs before and after, desired shapes, partitions, reasons and findings."""
     changes = tuple(
         dataclasses.replace(
             c,
             diffs=tuple(_mask_diff(d) for d in c.diffs),
-            desired=_mask_shape(c.desired) if c.desired else c.desired,
+            desired=redact.mask_any(c.desired) if c.desired else c.desired,
+            reason=redact.scrub(c.reason),
+            findings=tuple(dataclasses.replace(f, message=redact.scrub(f.message)) for f in c.findings),
         )
         for c in plan.changes
     )
-    partitions = tuple(dataclasses.replace(p, storage=_mask_shape(p.storage)) for p in plan.partitions)
-    return dataclasses.replace(plan, changes=changes, partitions=partitions)
+    partitions = tuple(_mask_partitions(p) for p in plan.partitions)
+    notes = tuple(redact.scrub(n) for n in plan.notes)
+    return dataclasses.replace(plan, changes=changes, partitions=partitions, notes=notes)
+
+
+# Diff paths whose last part is a key users and engines name freely (parameters, properties, extra fields).
+_KEYED_PATHS = ("parameters.", "serde.parameters.", "properties.", "extra.")
 
 
 def _mask_diff(diff: FieldDiff) -> FieldDiff:
-    key = diff.path.rsplit(".", 1)[-1]
-    if diff.path.startswith(("parameters.", "serde.parameters.")) and is_secret(key):
-        return FieldDiff(
-            diff.path,
-            MASK if diff.before is not None else None,
-            MASK if diff.after is not None else None,
-        )
-    return diff
+    prefix = next((p for p in _KEYED_PATHS if diff.path.startswith(p)), None)
+    key = diff.path.removeprefix(prefix) if prefix else ""
+    return FieldDiff(diff.path, redact.mask_value(key, diff.before), redact.mask_value(key, diff.after))
 
 
-def _mask_shape(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            k: (MASK if k != "Parameters" and isinstance(v, str) and is_secret(k) else _mask_shape(v))
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_mask_shape(v) for v in value]
-    return value
+def _mask_partitions(group: PartitionChanges) -> PartitionChanges:
+    """Partition locations are derived from the table's, so only remembered values and URL passwords
+    can hide in them (a cheap check per partition); the live partitions carry whole parameter maps."""
+    known = redact.scrub_known
+    return dataclasses.replace(
+        group,
+        storage=redact.mask_any(group.storage),
+        creates=tuple(PartitionWrite(w.values, known(w.location)) for w in group.creates),
+        updates=tuple(
+            PartitionWrite(w.values, known(w.location), redact.mask_any(w.before), redact.mask_any(w.live))
+            for w in group.updates
+        ),
+    )

@@ -1,0 +1,108 @@
+"""A plan saved by `plan --out`: bound to its catalog, tamper-evident, readable by its owner only.
+
+The file is the JSON plan plus `binding` (the catalog project's absolute path and
+the identity of the catalog it was planned against) and `digest`, a SHA-256 over
+everything else. `apply FILE` refuses a file whose digest does not match (edited
+by hand: an `update` that was a `replace` must not slip past --allow-destroy) and
+a binding that does not match the catalog it would write to. The digest catches
+edits, not forgery: anyone who can write the file can recompute it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gluecat.errors import ConflictError, GluecatError
+from gluecat.plan import serialize
+from gluecat.plan.model import Plan
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Which catalog a plan was made for."""
+
+    root: str  # the catalog project directory, absolute
+    catalog: str  # the catalog id: catalog.yaml's catalog_id, else the caller's account
+    region: str
+    endpoint: str  # "sandbox", "aws" (the default endpoints) or endpoint_url with any password masked
+
+    def identity(self) -> str:
+        return f"catalog {self.catalog} in {self.region} at {self.endpoint}"
+
+
+def check_destination(out: Path) -> None:
+    """`--out` must name a file in an existing directory: checked before anything is read."""
+    if out.is_dir():
+        raise GluecatError(f"--out {out}: that is a directory; name a file, e.g. --out {out / 'plan.json'}")
+    parent = out.parent
+    if not parent.is_dir():
+        raise GluecatError(f"--out {out}: directory {parent} does not exist; create it first (mkdir -p {parent})")
+
+
+def write(out: Path, plan: Plan, binding: Binding) -> None:
+    document: dict[str, Any] = {**serialize.to_json(plan), "binding": dataclasses.asdict(binding)}
+    document["digest"] = _digest(document)
+    try:
+        _write_private(out, json.dumps(document, indent=1) + "\n")
+    except OSError as exc:
+        raise GluecatError(f"--out {out}: cannot write the plan ({exc.strerror or exc})") from exc
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Mode 0600 (a plan holds parameter values as they will be written), replaced atomically."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read(path: Path) -> tuple[Plan, Binding]:
+    """The plan and its binding; refused when the file is not intact."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
+    if not isinstance(document, dict) or "digest" not in document or "binding" not in document:
+        raise GluecatError(f"{path}: not a plan saved by `gluecat plan --out` (no digest or binding): make it again")
+    digest = document.pop("digest")
+    if digest != _digest(document):
+        raise GluecatError(
+            f"{path} was changed after gluecat saved it (its digest does not match); a saved plan is applied"
+            f" exactly as reviewed: make it again with `gluecat plan --out {path}`"
+        )
+    try:
+        binding = Binding(**document.pop("binding"))
+    except TypeError as exc:
+        raise GluecatError(f"{path}: its binding is not one gluecat writes ({exc}): make the plan again") from exc
+    return serialize.from_json(document), binding
+
+
+def check_binding(path: Path, saved: Binding, current: Binding) -> None:
+    """Refuse a plan made for another catalog project or another catalog."""
+    if saved.root != current.root:
+        raise ConflictError(
+            f"{path} was made for the catalog project at {saved.root}, not {current.root}: make the plan again there"
+        )
+    if saved != current:
+        raise ConflictError(
+            f"{path} was made for {saved.identity()}, but the credentials and settings now reach"
+            f" {current.identity()}; nothing was changed. Check AWS_PROFILE and catalog.yaml, or make the plan again"
+        )
+
+
+def _digest(document: dict[str, Any]) -> str:
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
