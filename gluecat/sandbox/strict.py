@@ -68,6 +68,7 @@ class StrictGlue:
         self._lock = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
+        self._last_parsed: tuple[bytes, Any] = (b"", None)
 
     def reset_counts(self) -> None:
         with self._lock:
@@ -170,7 +171,7 @@ class StrictGlue:
             response = self._forward(operation, body, environ)
             if response.status != 200:
                 return response
-            items = json.loads(response.body).get(list_key, [])
+            items = self._parse(response.body).get(list_key, [])
             if segment is not None:
                 problem = _segment_problem(segment)
                 if problem:
@@ -184,6 +185,17 @@ class StrictGlue:
                 self._pages[next_id] = rest
             result["NextToken"] = _encode(next_id)
         return _json(result)
+
+    def _parse(self, body: bytes) -> Any:
+        """Parallel segment reads of one table each get its whole answer: parse it once."""
+        with self._lock:
+            last_body, last = self._last_parsed
+        if body == last_body:
+            return last
+        parsed = json.loads(body)
+        with self._lock:
+            self._last_parsed = (body, parsed)
+        return parsed
 
 
 def _segment_problem(segment: dict[str, Any]) -> str | None:
