@@ -56,11 +56,11 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         # The embedded emulator serves requests one at a time; a large page may queue for longer
         # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
         os.environ.setdefault(aws.READ_TIMEOUT_VARIABLE, str(aws.SANDBOX_READ_TIMEOUT))
-        with running_sandbox(root, config.region) as server:
+        with running_sandbox(root, config.region) as endpoint_url:
             session = sandbox_session(config.region)
-            ensure_buckets(session, server.endpoint_url, locations or [])
-            glue = Glue(session, server.endpoint_url, config.catalog_id)
-            yield Connection(glue, session, server.endpoint_url, config.catalog_id)
+            ensure_buckets(session, endpoint_url, locations or [])
+            glue = Glue(session, endpoint_url, config.catalog_id)
+            yield Connection(glue, session, endpoint_url, config.catalog_id)
         return
     session = make_session(config)
     _remember_credentials(session)

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from pathlib import Path
+from types import FrameType
 
 from gluecat.cli.output import stderr
 from gluecat.ddl import project_ddl
 from gluecat.load import load_project
-from gluecat.sandbox.state import running_sandbox
+from gluecat.sandbox.state import serving_sandbox
 from gluecat.spark import spark_settings
 from gluecat.spark_render import RENDERERS
 from gluecat.spark_secrets import SecretMasker
@@ -48,11 +50,22 @@ def _warn_masked(masker: SecretMasker) -> None:
 
 
 def sandbox_command(root: Path, port: int) -> int:
+    """Serve until Ctrl-C or SIGTERM; other commands on this project use this server meanwhile."""
     project = load_project(root)
-    with running_sandbox(project.root, project.config.region, port) as server:
-        stderr.print(f"sandbox Glue + S3 at {server.endpoint_url}; Ctrl-C stops it and saves its state", markup=False)
-        try:
-            threading.Event().wait()
-        except KeyboardInterrupt:
+    stop = threading.Event()
+
+    def on_signal(_signal: int, _frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {number: signal.signal(number, on_signal) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with serving_sandbox(project.root, project.config.region, port) as server:
+            where = server.endpoint_url
+            stderr.print(f"sandbox Glue + S3 at {where}; Ctrl-C or SIGTERM stops it and saves its state", markup=False)
+            while not stop.wait(0.2):  # a bare wait() may not wake for the signal handler
+                pass
             stderr.print("saving the sandbox state", markup=False)
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
     return 0

@@ -74,6 +74,21 @@ class PartitionIndexStore:
         self._clock = clock
         self._lock = threading.Lock()
         self._tables: dict[tuple[str, str], list[_Index]] = {}
+        self.on_change: Callable[[], None] = lambda: None  # the sandbox saves its state after changes
+
+    def export(self) -> list[Payload]:
+        """Every table's indexes as plain data, for the sandbox's saved state (DELETING ones are gone)."""
+        with self._lock:
+            kept = {key: [_saved(i) for i in self._live(key) if i.deleted_at is None] for key in list(self._tables)}
+        return [{"database": d, "table": t, "indexes": indexes} for (d, t), indexes in kept.items() if indexes]
+
+    def load(self, saved: list[Payload]) -> None:
+        """Indexes from a saved state: their backfill finished before the save, so they are settled."""
+        with self._lock:
+            for entry in saved:
+                self._tables[(entry["database"], entry["table"])] = [
+                    _Index(i["IndexName"], i["Keys"], 0.0, i.get("BackfillErrors") or []) for i in entry["indexes"]
+                ]
 
     def clear(self) -> None:
         with self._lock:
@@ -90,6 +105,9 @@ class PartitionIndexStore:
             return self._follow(operation, body, forward)
         except GlueFault as fault:
             return fault.reply()
+        finally:
+            if operation != "GetPartitionIndexes":
+                self.on_change()
 
     # the three calls
 
@@ -245,6 +263,10 @@ def _fits(type_text: str, value: str) -> bool:
 
 def _base_type(type_text: str) -> str:
     return type_text.split("(", 1)[0].strip().lower()
+
+
+def _saved(index: _Index) -> Payload:
+    return {"IndexName": index.name, "Keys": index.keys, "BackfillErrors": index.backfill_errors}
 
 
 def _descriptor(index: _Index, status: str) -> Payload:

@@ -2,31 +2,53 @@
 
 A separate process, not a thread: deltalake's bindings hold the GIL while they
 wait on S3, so a server thread in the same process could never answer them.
+
+Given a state directory, the server restores it before it answers and saves it
+(when something was written) on request, on SIGTERM, and when its parent dies.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import subprocess
 import sys
+import threading
 import urllib.request
 from collections import Counter
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from gluecat.errors import LiveStateError
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
+from gluecat.sandbox.tracking import SAVE_PATH
 
 STARTUP_SECONDS = 60
+STOP_SECONDS = 120  # a final save of a large state takes a while
 
 
 class LocalGlue:
     """A moto server on 127.0.0.1 with Glue's real paging, limits and VersionId checks."""
 
-    def __init__(self, options: StrictOptions | None = None, port: int = 0) -> None:
+    def __init__(
+        self,
+        options: StrictOptions | None = None,
+        port: int = 0,
+        state: Path | None = None,
+        region: str = "us-east-1",
+        inherit_fds: tuple[int, ...] = (),
+    ) -> None:
+        """`state`: restore from and save to this directory; `inherit_fds`: descriptors the
+        server process keeps open (a lock it must hold for as long as it runs)."""
         self._options = options or StrictOptions()
         self._process: subprocess.Popen[str] | None = None
         self._port = port
+        self._state = state
+        self._region = region
+        self._inherit_fds = inherit_fds
 
     @property
     def endpoint_url(self) -> str:
@@ -34,6 +56,7 @@ class LocalGlue:
         return f"http://127.0.0.1:{self._port}"
 
     def start(self) -> LocalGlue:
+        state = ["--state", str(self._state), "--region", self._region] if self._state else []
         self._process = subprocess.Popen(
             [
                 sys.executable,
@@ -43,12 +66,17 @@ class LocalGlue:
                 json.dumps(self._options.__dict__),
                 "--port",
                 str(self._port),
+                *state,
             ],
             stdout=subprocess.PIPE,
             text=True,
+            pass_fds=self._inherit_fds,
         )
         assert self._process.stdout is not None
         line = self._process.stdout.readline()
+        if line.startswith("ERROR "):
+            self.stop()
+            raise LiveStateError(line.removeprefix("ERROR ").strip())
         if not line.startswith("PORT "):
             self.stop()
             raise RuntimeError(f"the local Glue did not start: {line!r}")
@@ -56,15 +84,19 @@ class LocalGlue:
         return self
 
     def stop(self) -> None:
+        """SIGTERM: the server stops answering, saves what was written, and exits."""
         if self._process is not None:
             self._process.terminate()
-            self._process.wait(timeout=10)
+            self._process.wait(timeout=STOP_SECONDS)
             self._process = None
 
-    def _post(self, path: str, payload: dict[str, Any] | None = None) -> Any:
+    def save(self) -> bool:
+        return request_save(self.endpoint_url)
+
+    def _post(self, path: str, payload: dict[str, Any] | None = None, timeout: float = 30) -> Any:
         data = json.dumps(payload or {}).encode()
         request = urllib.request.Request(f"{self.endpoint_url}{path}", data=data, method="POST")
-        with urllib.request.urlopen(request, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             body = response.read()
         return json.loads(body) if body.startswith(b"{") else None
 
@@ -94,23 +126,70 @@ class LocalGlue:
         self.stop()
 
 
-def serve(options: StrictOptions, port: int) -> None:
+def request_save(endpoint_url: str) -> bool:
+    """Have the server save its state now if anything was written since its last save."""
+    request = urllib.request.Request(f"{endpoint_url}{SAVE_PATH}", data=b"{}", method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=STOP_SECONDS) as response:
+            answer = json.loads(response.read())
+    except (OSError, ValueError) as exc:
+        raise LiveStateError(f"could not save the sandbox state at {endpoint_url}: {exc}") from exc
+    if "error" in answer:
+        raise LiveStateError(f"could not save the sandbox state: {answer['error']}")
+    return bool(answer["saved"])
+
+
+def serve(options: StrictOptions, port: int, state: Path | None, region: str) -> None:
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
     from werkzeug.serving import make_server
+
+    from gluecat.sandbox import backends, persist
+    from gluecat.sandbox.partition_indexes import BACKFILL_SECONDS, PartitionIndexStore
+    from gluecat.sandbox.tracking import Tracking
 
     class QuietHandler(MotoRequestHandler):
         def log_request(self, *args: object) -> None:
             pass
 
-    app = StrictGlue(DomainDispatcherApplication(create_backend_app), options)
-    server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)
+    indexes = PartitionIndexStore(BACKFILL_SECONDS)
+    if state is not None:
+        try:
+            persist.restore(state, region, indexes)
+        except (OSError, ValueError, LookupError, TypeError) as exc:
+            print(f"ERROR cannot restore the sandbox state from {state}: {exc!r}; move it aside to start over")
+            return
+    save_state = (lambda: persist.save(state, indexes)) if state is not None else None
+    moto = DomainDispatcherApplication(create_backend_app)
+    tracking = Tracking(moto, save_state, backends.partitions_answer)
+    indexes.on_change = tracking.note_write
+    strict = StrictGlue(tracking, options, indexes=indexes)
+    server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    # Ctrl-C reaches the whole process group: the command decides when its server stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(), stop), daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
     print(f"PORT {server.server_address[1]}", flush=True)
-    server.serve_forever()
+    stop.wait()
+    server.shutdown()
+    tracking.save()
+    sys.stdout.flush()
+    os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+
+
+def _watch_parent(parent: int, stop: threading.Event) -> None:
+    """A server whose command was killed saves what it was given and exits, never lingers."""
+    while not stop.wait(0.5):
+        if os.getppid() != parent:
+            stop.set()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--options", default="{}")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--state", type=Path)
+    parser.add_argument("--region", default="us-east-1")
     arguments = parser.parse_args()
-    serve(StrictOptions(**json.loads(arguments.options)), arguments.port)
+    serve(StrictOptions(**json.loads(arguments.options)), arguments.port, arguments.state, arguments.region)

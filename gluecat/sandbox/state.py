@@ -1,22 +1,22 @@
-"""The sandbox's state on disk under `.gluecat/sandbox/`: Glue objects as JSON, S3 objects as files.
+"""The project's sandbox for a command: where it is served, who owns its state, when it is saved.
 
-Each gluecat command starts the local Glue + S3, restores this state, works, and
-saves it again, so `apply` followed by `plan` sees what apply made.
+The state lives under `.gluecat/sandbox/` (see `snapshot`). A command either talks to
+the running `gluecat sandbox`, or takes the sandbox lock and starts a server of its own
+over the saved state; either way what it wrote is saved before it returns, and a
+command that only read leaves the state untouched.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import boto3
 
-from gluecat.convert.shapes import PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
-from gluecat.sandbox.server import LocalGlue
+from gluecat.errors import LiveStateError
+from gluecat.sandbox.lock import SandboxLock
+from gluecat.sandbox.server import LocalGlue, request_save
 
 STATE_DIR = Path(".gluecat") / "sandbox"
 REGION = "us-east-1"
@@ -28,16 +28,40 @@ def sandbox_session(region: str | None) -> boto3.Session:
 
 
 @contextmanager
-def running_sandbox(project_root: Path, region: str | None, port: int = 0) -> Iterator[LocalGlue]:
-    """Start the local Glue + S3 with the project's saved state; save it again on the way out."""
-    state = project_root / STATE_DIR
-    with LocalGlue(port=port) as server:
-        session = sandbox_session(region)
-        restore(session, server.endpoint_url, state)
-        try:
+def running_sandbox(project_root: Path, region: str | None) -> Iterator[str]:
+    """The endpoint a command uses; what it wrote is saved when it is done."""
+    lock = SandboxLock(project_root)
+    served = lock.claim()
+    if served is not None:
+        yield served.url
+        request_save(served.url)
+        return
+    try:
+        with _private_server(project_root, region, lock, port=0) as server:
+            yield server.endpoint_url
+            server.save()
+    finally:
+        lock.release()
+
+
+@contextmanager
+def serving_sandbox(project_root: Path, region: str | None, port: int) -> Iterator[LocalGlue]:
+    """`gluecat sandbox`: own the state while serving it, so other commands come here for it."""
+    lock = SandboxLock(project_root)
+    served = lock.claim()
+    if served is not None:
+        raise LiveStateError(f"the sandbox is already served at {served.url} (process {served.pid})")
+    try:
+        with _private_server(project_root, region, lock, port) as server:
+            lock.announce(server.endpoint_url)
             yield server
-        finally:
-            save(session, server.endpoint_url, state)
+    finally:
+        lock.release()
+
+
+def _private_server(project_root: Path, region: str | None, lock: SandboxLock, port: int) -> LocalGlue:
+    state = project_root / STATE_DIR
+    return LocalGlue(port=port, state=state, region=region or REGION, inherit_fds=(lock.descriptor,))
 
 
 def ensure_buckets(session: boto3.Session, endpoint: str, uris: list[str]) -> None:
@@ -50,93 +74,3 @@ def ensure_buckets(session: boto3.Session, endpoint: str, uris: list[str]) -> No
         if scheme in ("s3", "s3a") and bucket and bucket not in existing:
             s3.create_bucket(Bucket=bucket)
             existing.add(bucket)
-
-
-def _clients(session: boto3.Session, endpoint: str) -> tuple[Any, Any]:
-    return session.client("glue", endpoint_url=endpoint), session.client("s3", endpoint_url=endpoint)
-
-
-def save(session: boto3.Session, endpoint: str, state: Path) -> None:
-    glue, s3 = _clients(session, endpoint)
-    catalog: dict[str, Any] = {"databases": [], "tables": []}
-    for page in glue.get_paginator("get_databases").paginate():
-        for database in page["DatabaseList"]:
-            keep = ("Name", "Description", "LocationUri", "Parameters")
-            catalog["databases"].append({k: database[k] for k in keep if k in database})
-            catalog["tables"].extend(_tables(glue, database["Name"]))
-    tmp = state.with_name(state.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    (tmp / "glue.json").write_text(json.dumps(catalog, indent=1, default=str), encoding="utf-8")
-    for bucket in s3.list_buckets().get("Buckets", []):
-        for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket["Name"]):
-            for item in page.get("Contents", []):
-                target = tmp / "s3" / bucket["Name"] / item["Key"]
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(s3.get_object(Bucket=bucket["Name"], Key=item["Key"])["Body"].read())
-        (tmp / "s3" / bucket["Name"]).mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(state, ignore_errors=True)
-    tmp.rename(state)
-
-
-def _tables(glue: Any, database: str) -> list[dict[str, Any]]:
-    tables = []
-    for page in glue.get_paginator("get_tables").paginate(DatabaseName=database):
-        for table in page["TableList"]:
-            partitions = [
-                {k: p[k] for k in PARTITION_INPUT_KEYS if k in p}
-                for part_page in glue.get_paginator("get_partitions").paginate(
-                    DatabaseName=database, TableName=table["Name"]
-                )
-                for p in part_page["Partitions"]
-            ]
-            tables.append(
-                {
-                    "database": database,
-                    "version": int(table.get("VersionId") or 1),
-                    "input": {k: table[k] for k in TABLE_INPUT_KEYS if k in table},
-                    "partitions": partitions,
-                    "indexes": _indexes(glue, database, table) if table.get("PartitionKeys") else [],
-                }
-            )
-    return tables
-
-
-def _indexes(glue: Any, database: str, table: dict[str, Any]) -> list[dict[str, Any]]:
-    listed = glue.get_partition_indexes(DatabaseName=database, TableName=table["Name"])["PartitionIndexDescriptorList"]
-    return [
-        {"IndexName": d["IndexName"], "Keys": [k["Name"] for k in d["Keys"]]}
-        for d in listed
-        if d["IndexStatus"] != "DELETING"
-    ]
-
-
-def restore(session: boto3.Session, endpoint: str, state: Path) -> None:
-    glue, s3 = _clients(session, endpoint)
-    catalog_file = state / "glue.json"
-    if catalog_file.is_file():
-        catalog = json.loads(catalog_file.read_text(encoding="utf-8"))
-        for database in catalog["databases"]:
-            glue.create_database(DatabaseInput=database)
-        for table in catalog["tables"]:
-            _restore_table(glue, table)
-    buckets = state / "s3"
-    if buckets.is_dir():
-        for bucket in sorted(p for p in buckets.iterdir() if p.is_dir()):
-            s3.create_bucket(Bucket=bucket.name)
-            for path in sorted(p for p in bucket.rglob("*") if p.is_file()):
-                s3.put_object(Bucket=bucket.name, Key=path.relative_to(bucket).as_posix(), Body=path.read_bytes())
-
-
-def _restore_table(glue: Any, table: dict[str, Any]) -> None:
-    database, table_input = table["database"], table["input"]
-    indexes = {"PartitionIndexes": table["indexes"]} if table.get("indexes") else {}
-    glue.create_table(DatabaseName=database, TableInput=table_input, **indexes)
-    # Replay versions so a saved plan's VersionId still matches after a restart.
-    for version in range(1, table["version"]):
-        glue.update_table(DatabaseName=database, TableInput=table_input, VersionId=str(version))
-    partitions = table["partitions"]
-    for start in range(0, len(partitions), 100):
-        glue.batch_create_partition(
-            DatabaseName=database, TableName=table_input["Name"], PartitionInputList=partitions[start : start + 100]
-        )

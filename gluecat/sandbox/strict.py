@@ -65,12 +65,15 @@ class StrictGlue:
     options: StrictOptions = field(default_factory=StrictOptions)
     calls: Counter[str] = field(default_factory=Counter)
     throttled: int = 0
+    indexes: partition_indexes.PartitionIndexStore = field(
+        default_factory=lambda: partition_indexes.PartitionIndexStore(partition_indexes.BACKFILL_SECONDS)
+    )
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
-        self._indexes = partition_indexes.PartitionIndexStore(partition_indexes.BACKFILL_SECONDS)
+        self._last_parsed: tuple[bytes, Any] = (b"", None)
 
     def reset_counts(self) -> None:
         with self._lock:
@@ -84,7 +87,7 @@ class StrictGlue:
             return [response.body]
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if environ.get("PATH_INFO") == "/moto-api/reset":
-            self._indexes.clear()
+            self.indexes.clear()
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
@@ -153,7 +156,7 @@ class StrictGlue:
             response = self._forward(name, request, environ)
             return partition_indexes.Reply(response.status, json.loads(response.body or b"{}"))
 
-        reply = self._indexes.handle(operation, body, forward)
+        reply = self.indexes.handle(operation, body, forward)
         response = _json(reply.payload, reply.status)
         if reply.status != 200 and "__type" in reply.payload:
             response.headers.append(("x-amzn-ErrorType", str(reply.payload["__type"]).rsplit("#", 1)[-1]))
@@ -190,7 +193,7 @@ class StrictGlue:
             response = self._forward(operation, body, environ)
             if response.status != 200:
                 return response
-            items = json.loads(response.body).get(list_key, [])
+            items = self._parse(response.body).get(list_key, [])
             if segment is not None:
                 problem = _segment_problem(segment)
                 if problem:
@@ -204,6 +207,17 @@ class StrictGlue:
                 self._pages[next_id] = rest
             result["NextToken"] = _encode(next_id)
         return _json(result)
+
+    def _parse(self, body: bytes) -> Any:
+        """Parallel segment reads of one table each get its whole answer: parse it once."""
+        with self._lock:
+            last_body, last = self._last_parsed
+        if body == last_body:
+            return last
+        parsed = json.loads(body)
+        with self._lock:
+            self._last_parsed = (body, parsed)
+        return parsed
 
 
 def _segment_problem(segment: dict[str, Any]) -> str | None:

@@ -28,14 +28,19 @@ def test_example_walkthrough_persists_between_commands(tmp_path: Path) -> None:
     assert "Traceback" not in applied.stderr
 
     sandbox = project / ".gluecat" / "sandbox"
-    state = json.loads((sandbox / "glue.json").read_text())
-    assert {d["Name"] for d in state["databases"]} == {"sales", "web", "lake"}
-    tables = {(t["database"], t["input"]["Name"]): t["input"] for t in state["tables"]}
-    assert tables[("lake", "events")]["Parameters"]["table_type"] == "ICEBERG"
-    assert tables[("lake", "inventory")]["Parameters"]["table_type"] == "DELTA"
-    lake = sandbox / "s3" / "example-lake" / "warehouse" / "lake.db"
-    assert list((lake / "events" / "metadata").glob("*.metadata.json")), "Iceberg metadata in the sandbox S3"
-    assert list((lake / "inventory" / "_delta_log").glob("*.json")), "the Delta log in the sandbox S3"
+    state = json.loads((sandbox / "state.json").read_text())
+    (catalog,) = state["glue"]
+    databases = {d["name"]: d for d in catalog["databases"]}
+    assert set(databases) == {"sales", "web", "lake"}
+    tables = {t["name"]: t["versions"][str(t["current"])] for t in databases["lake"]["tables"]}
+    assert tables["events"]["Parameters"]["table_type"] == "ICEBERG"
+    assert tables["inventory"]["Parameters"]["table_type"] == "DELTA"
+    (lake,) = [b for b in state["buckets"] if b["name"] == "example-lake"]
+    keys = set(lake["objects"])
+    assert any(k.startswith("warehouse/lake.db/events/metadata/") and k.endswith(".metadata.json") for k in keys)
+    assert any(k.startswith("warehouse/lake.db/inventory/_delta_log/") for k in keys), "the Delta log is kept"
+    for digest in lake["objects"].values():
+        assert (sandbox / "objects" / digest[:2] / digest).is_file()
 
     second = _gluecat("plan", "example", "--detailed-exitcode", cwd=tmp_path)
     assert second.returncode == 0, second.stdout + second.stderr

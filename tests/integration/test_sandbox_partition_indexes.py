@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 from botocore.exceptions import ClientError
 
@@ -107,3 +109,17 @@ def test_reset_forgets_indexes(server: LocalGlue, raw_glue: Any) -> None:
     server.reset()
     _table(raw_glue)
     assert _indexes(raw_glue) == {}
+
+
+def test_a_restarted_sandbox_keeps_its_indexes(tmp_path: Path) -> None:
+    with LocalGlue(state=tmp_path / "state") as first:
+        glue = boto3.client("glue", endpoint_url=first.endpoint_url, region_name="us-east-1")
+        _table(glue, PartitionIndexes=[{"IndexName": "by_dt", "Keys": ["dt"]}])
+        _create(glue, "by_hr", ["hr"])
+        time.sleep(BACKFILL_SECONDS + 0.1)
+        glue.delete_partition_index(DatabaseName="sales", TableName="events", IndexName="by_dt")
+        assert first.save()
+    with LocalGlue(state=tmp_path / "state") as second:
+        glue = boto3.client("glue", endpoint_url=second.endpoint_url, region_name="us-east-1")
+        assert _indexes(glue) == {"by_hr": "ACTIVE"}
+        assert not second.save()  # reading the indexes back wrote nothing

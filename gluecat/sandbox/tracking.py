@@ -1,0 +1,134 @@
+"""A WSGI layer between the strict layer and moto: notices writes, saves, and reuses partition reads.
+
+- Every request that may change Glue or S3 bumps a write count; `POST /_sandbox/save`
+  saves the state only when something was written since the last save, so read-only
+  commands never rewrite it. Writes and saves take one lock, so a save never sees
+  half a request.
+- moto ignores `Segment` and serialises every partition of a table on each
+  GetPartitions call (about half a millisecond each): ten parallel segment reads of
+  10,000 partitions cost 100,000 serialisations. The full answer is kept until the
+  next write, so each table's partitions are serialised once per read.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+SAVE_PATH = "/_sandbox/save"
+_READ_PREFIXES = ("Get", "BatchGet", "Search", "List")
+_SCOPE = re.compile(r"Credential=[^/]+/[^/]+/([^/]+)/([^/]+)/")
+_CACHED_ANSWERS = 8
+
+_Answer = tuple[str, list[tuple[str, str]], bytes]
+# (account, region, request) -> the answer's body, or None to let the app answer.
+PartitionsReader = Callable[[str, str, dict[str, Any]], bytes | None]
+
+
+class Tracking:
+    def __init__(
+        self,
+        app: WSGIApp,
+        save_state: Callable[[], None] | None = None,
+        read_partitions: PartitionsReader | None = None,
+    ) -> None:
+        """`save_state` writes the emulator's contents to disk (None: nothing is kept);
+        `read_partitions` answers GetPartitions more cheaply than `app` (None: it cannot)."""
+        self.app = app
+        self._save_state = save_state
+        self._read_partitions = read_partitions
+        self.writes = 0
+        self._saved_writes = 0
+        self._lock = threading.RLock()
+        self._partitions: OrderedDict[tuple[str, ...], _Answer] = OrderedDict()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == SAVE_PATH:
+            return self._save(start_response)
+        operation = _glue_operation(environ)
+        if operation == "GetPartitions":
+            return self._partitions_answer(environ, start_response)
+        if not _is_write(environ, operation):
+            return self.app(environ, start_response)
+        with self._lock:
+            self.writes += 1
+            self._partitions.clear()
+            return list(self.app(environ, start_response))
+
+    def note_write(self) -> None:
+        """A write handled above this layer (the strict layer's partition indexes)."""
+        with self._lock:
+            self.writes += 1
+
+    def save(self) -> bool:
+        """Save the state if anything was written since the last save; whether it saved."""
+        with self._lock:
+            if self._save_state is None or self.writes == self._saved_writes:
+                return False
+            self._save_state()
+            self._saved_writes = self.writes
+            return True
+
+    def _save(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
+        try:
+            answer: dict[str, Any] = {"saved": self.save()}
+        except OSError as exc:  # a full disk, a read-only directory: the command says so
+            answer = {"saved": False, "error": str(exc)}
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return [json.dumps(answer).encode()]
+
+    def _partitions_answer(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+        account, (region, _) = environ.get("HTTP_X_MOTO_ACCOUNT_ID", ""), _scope(environ)
+        key = (account, region, body.decode())
+        with self._lock:  # also makes parallel segment reads of one table wait for the first
+            answer = self._partitions.get(key)
+            if answer is None:
+                answer = self._read(account, region, environ, body)
+                if answer[0].startswith("200"):
+                    self._partitions[key] = answer
+                    while len(self._partitions) > _CACHED_ANSWERS:
+                        self._partitions.popitem(last=False)
+        start_response(answer[0], answer[1])
+        return [answer[2]]
+
+    def _read(self, account: str, region: str, environ: dict[str, Any], body: bytes) -> _Answer:
+        request = json.loads(body or b"{}")
+        content = self._read_partitions(account, region, request) if self._read_partitions else None
+        if content is None:
+            return self._ask(environ, body)
+        return "200 OK", [("Content-Type", "application/x-amz-json-1.1")], content
+
+    def _ask(self, environ: dict[str, Any], body: bytes) -> _Answer:
+        inner = dict(environ, **{"wsgi.input": io.BytesIO(body)})
+        captured: list[Any] = []
+
+        def capture(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
+            captured[:] = [status, headers]
+
+        content = b"".join(self.app(inner, capture))
+        return captured[0], captured[1], content
+
+
+def _glue_operation(environ: dict[str, Any]) -> str | None:
+    target = str(environ.get("HTTP_X_AMZ_TARGET", ""))
+    return target.split(".", 1)[1] if target.startswith("AWSGlue.") else None
+
+
+def _scope(environ: dict[str, Any]) -> tuple[str, str]:
+    match = _SCOPE.search(str(environ.get("HTTP_AUTHORIZATION", "")))
+    return (match.group(1), match.group(2)) if match else ("", "")
+
+
+def _is_write(environ: dict[str, Any], operation: str | None) -> bool:
+    if operation is not None:
+        return not operation.startswith(_READ_PREFIXES)
+    if _scope(environ)[1] == "sts":
+        return False
+    return environ.get("REQUEST_METHOD", "GET") not in ("GET", "HEAD", "OPTIONS")
