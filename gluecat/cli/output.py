@@ -9,6 +9,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from gluecat.secret_values import mask
+
 stdout = Console(highlight=False, soft_wrap=True)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -18,5 +20,6 @@ def print_json(payload: Any) -> None:
 
 
 def error(message: str) -> None:
-    """One red `error:` line; the message is escaped, since it quotes what users wrote."""
-    stderr.print(f"[bold red]error:[/] {escape(message)}", markup=True)
+    """One red `error:` line; the message is escaped, since it quotes what users wrote, and masked,
+    since an AWS error may quote a value that came from a secret."""
+    stderr.print(f"[bold red]error:[/] {escape(mask(message))}", markup=True)

@@ -22,6 +22,7 @@ from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
 from gluecat.render import human, markdown
+from gluecat.secret_values import mask_data, restore_data
 from gluecat.targets import Targets
 
 EXIT_CHANGES = 2
@@ -37,7 +38,7 @@ def _plan_live(project: Project, connection: Connection, targets: Targets) -> Pl
 
 
 def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
-    shown = serialize.masked(plan)
+    shown = serialize.masked(mask_data(plan))
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
@@ -53,12 +54,15 @@ def plan_command(
     detailed_exitcode: bool,
     targets: Targets,
     fail_on: str | None = None,
+    env: str | None = None,
 ) -> int:
-    project = load_checked(root, _warn)
+    project = load_checked(root, _warn, env)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
     if out:
-        out.write_text(json.dumps(serialize.to_json(plan), indent=1) + "\n", encoding="utf-8")
+        # Values from ${env.NAME} are saved as (sensitive:NAME): apply reads them from the environment again.
+        saved = serialize.to_json(mask_data(plan))
+        out.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
         stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)
@@ -68,12 +72,12 @@ def plan_command(
     return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
 
 
-def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets) -> int:
+def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets, env: str | None = None) -> int:
     if path.is_file():
-        return _apply_saved(path, allow_destroy)
+        return _apply_saved(path, allow_destroy, env)
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
-    project = load_checked(path, _warn)
+    project = load_checked(path, _warn, env)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)
@@ -88,13 +92,15 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _report(_execute(connection, plan))
 
 
-def _apply_saved(path: Path, allow_destroy: bool) -> int:
+def _apply_saved(path: Path, allow_destroy: bool, env: str | None) -> int:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise GluecatError(f"{path}: not a readable plan file ({exc})") from exc
-    plan = serialize.from_json(data)
-    project = load_project(Path(plan.catalog))
+    plan = restore_data(serialize.from_json(data))
+    if env and env != plan.env:
+        raise GluecatError(f"{path} was planned for environment {plan.env or '(none)'}, not {env}: plan again")
+    project = load_project(Path(plan.catalog), plan.env)
     render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:
