@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,10 @@ def _listed(names: list[str]) -> str:
 
 
 def matrix(root: Path) -> list[dict[str, str]]:
-    """Every catalog under `root` (or `root` itself) times each of its environments, for a CI matrix."""
+    """Every catalog under `root` (or `root` itself) times each of its environments, for a CI matrix.
+
+    Environments keep their order in catalog.yaml, so a job that applies them one at a time goes
+    the way the file reads (dev, staging, prod)."""
     from gluecat.load import CATALOG_FILE, read_catalog_config
 
     catalogs = [root] if (root / CATALOG_FILE).is_file() else sorted(p.parent for p in root.glob(f"*/{CATALOG_FILE}"))
@@ -74,13 +78,15 @@ def matrix(root: Path) -> list[dict[str, str]]:
     rows = []
     for catalog in catalogs:
         config, _ = read_catalog_config(catalog)
-        for name in sorted(config.environments) or [""]:
+        for name in list(config.environments) or [""]:
             seen = effective(config, name) if name else config
+            label = f"{catalog.name}/{name}" if name else catalog.name
             rows.append(
                 {
                     "catalog": str(catalog),
                     "env": name,
-                    "name": f"{catalog.name}/{name}" if name else catalog.name,
+                    "name": label,
+                    "id": re.sub(r"[^A-Za-z0-9_.-]+", "-", label),  # usable in artifact and file names
                     "region": seen.region or "",
                     "sandbox": "true" if seen.sandbox else "false",
                 }

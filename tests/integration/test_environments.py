@@ -247,4 +247,4 @@ def test_environments_json_is_a_ci_matrix(tmp_path: Path, endpoints: dict[str, L
     rows = json.loads(listed.stdout)["include"]
     assert [(row["name"], row["env"], row["sandbox"]) for row in rows] == [
         ("commerce/dev", "dev", "false"), ("commerce/prod", "prod", "false"), ("plain", "", "true")]  # fmt: skip
-    assert rows[0]["catalog"] == str(tmp_path / "catalogs" / "commerce")
+    assert rows[0]["catalog"] == str(tmp_path / "catalogs" / "commerce") and rows[0]["id"] == "commerce-dev"
