@@ -20,6 +20,7 @@ from gluecat.errors import GluecatError
 from gluecat.formats.iceberg_diff import COMMENT, FORMAT_VERSION, live_sort, live_spec
 from gluecat.formats.iceberg_types import type_text
 from gluecat.glue import Glue, Shape
+from gluecat.import_refs import References
 from gluecat.model import Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.model.hivetype import HiveTypeError
 from gluecat.partition_fold import fold_partitions
@@ -76,8 +77,15 @@ class Selection:
 
 
 def import_catalog(
-    connection: Connection, root: Path, selection: Selection, ignore: tuple[str, ...], force: bool
+    connection: Connection,
+    root: Path,
+    selection: Selection,
+    ignore: tuple[str, ...],
+    force: bool,
+    references: References | None = None,
 ) -> ImportResult:
+    """Write the files; `references` puts `${var.…}`/`${env.…}` where values would be (none: no vars)."""
+    refs = references or References({})
     result = ImportResult()
     files: dict[Path, str] = {}
     live_databases = connection.glue.databases()
@@ -92,7 +100,7 @@ def import_catalog(
         database = database_from_glue(live_db)
         database = database.model_copy(update={"parameters": managed(database.parameters, ignore)})
         directory = root / database.name
-        files[directory / "database.yaml"] = dump(model_data(database), HEADER)
+        files[directory / "database.yaml"] = dump(refs.apply(model_data(database), database.name), HEADER)
         for live_table in tables:
             if not selection.table(database.name, live_table["Name"]):
                 continue
@@ -103,7 +111,7 @@ def import_catalog(
                 result.failed.append(f"{address}: {_reason(exc)}")
                 continue
             result.tables += 1
-            files[directory / "tables" / f"{live_table['Name']}.yaml"] = dump(model, HEADER)
+            files[directory / "tables" / f"{live_table['Name']}.yaml"] = dump(refs.apply(model, address), HEADER)
     for path, text in files.items():
         _write(path, text, force, result)
     return result

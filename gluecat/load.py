@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from gluecat.environments import choose
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
+from gluecat.interpolate import Context, interpolate
 from gluecat.model import (
     TABLE_MODELS,
     CatalogConfig,
@@ -57,20 +61,38 @@ class Project:
     config: CatalogConfig
     source: SourceFile
     databases: tuple[LoadedDatabase, ...]
+    env: str | None = None
+    # ${env.X} whose X was not set, when the load did not require secrets (validate)
+    unset_secrets: tuple[SpecError, ...] = field(default=(), repr=False)
 
     def table_count(self) -> int:
         return sum(len(db.tables) for db in self.databases)
 
 
-def load_project(root: Path) -> Project:
-    """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all."""
-    project, errors = load_partial(root)
+def load_project(root: Path, env: str | None = None, secrets_required: bool = True) -> Project:
+    """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all.
+
+    `env` names the environment (None: default_env, or none); references are resolved in it."""
+    project, errors = load_partial(root, env, secrets_required)
     if errors or project is None:
         raise SpecErrors(errors)
     return project
 
 
-def load_partial(root: Path) -> tuple[Project | None, list[SpecError]]:
+def read_catalog_config(root: Path) -> tuple[CatalogConfig, SourceFile]:
+    """catalog.yaml alone (import and the CI matrix read it before, or without, the rest)."""
+    errors: list[SpecError] = []
+    loaded = _load_model(root / CATALOG_FILE, CatalogConfig, {}, errors)
+    if loaded is None:
+        raise SpecErrors(errors)
+    config, source = loaded
+    assert isinstance(config, CatalogConfig)
+    return config, source
+
+
+def load_partial(
+    root: Path, env: str | None = None, secrets_required: bool = True
+) -> tuple[Project | None, list[SpecError]]:
     """What loads, and every error: validate lints the files that loaded even when others did not."""
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
@@ -78,30 +100,59 @@ def load_partial(root: Path) -> tuple[Project | None, list[SpecError]]:
         return None, [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
     errors: list[SpecError] = []
     loaded = _load_model(catalog_path, CatalogConfig, {}, errors)
+    chosen = None
+    if loaded is not None:
+        config, source = loaded
+        assert isinstance(config, CatalogConfig)
+        chosen = choose(config, source, env)
+    context = Context(chosen.config.vars, dict(os.environ), secrets_required) if chosen else None
+    reader = _Reader(errors, context)
     databases = []
     for directory in sorted(p for p in root.iterdir() if p.is_dir()):
         if directory.name.startswith("."):
             continue
-        database = _load_database(directory, errors)
+        database = reader.database(directory)
         if database is not None:
             databases.append(database)
-    if loaded is None:
+    if loaded is None or chosen is None:
         return None, errors
-    config, source = loaded
-    assert isinstance(config, CatalogConfig)
-    return Project(root, config, source, tuple(databases)), errors
+    project = Project(root, chosen.config, loaded[1], tuple(databases), chosen.name, tuple(reader.unset))
+    return project, errors
 
 
-def _load_database(directory: Path, errors: list[SpecError]) -> LoadedDatabase | None:
+class _Reader:
+    """Reads database and table files, resolving references when the catalog loaded."""
+
+    def __init__(self, errors: list[SpecError], context: Context | None) -> None:
+        self.errors = errors
+        self.context = context
+        self.unset: list[SpecError] = []
+
+    def read(self, path: Path) -> SourceFile:
+        source = read_yaml(path)
+        if self.context is None:
+            return source
+        result = interpolate(source, self.context)
+        self.errors.extend(result.errors)
+        self.unset.extend(result.unset)
+        return result.source
+
+    def database(self, directory: Path) -> LoadedDatabase | None:
+        return _load_database(directory, self.errors, self.read)
+
+
+def _load_database(
+    directory: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
+) -> LoadedDatabase | None:
     path = directory / DATABASE_FILE
     if not path.is_file():
         position = SourcePosition(path, 1, 1)
         errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
         return None
-    loaded = _load_model(path, Database, {"name": directory.name}, errors)
+    loaded = _load_model(path, Database, {"name": directory.name}, errors, read)
     table_paths = _table_files(directory / TABLES_DIR)
     errors.extend(_same_table_twice(table_paths))
-    tables = tuple(table for table_path in table_paths if (table := _load_table(table_path, errors)) is not None)
+    tables = tuple(table for table_path in table_paths if (table := _load_table(table_path, errors, read)) is not None)
     if loaded is None:
         return None
     database, source = loaded
@@ -130,9 +181,11 @@ def _same_table_twice(paths: list[Path]) -> list[SpecError]:
     return errors
 
 
-def _load_table(path: Path, errors: list[SpecError]) -> LoadedTable | None:
+def _load_table(
+    path: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
+) -> LoadedTable | None:
     try:
-        source = read_yaml(path)
+        source = read(path)
     except SpecError as exc:
         errors.append(exc)
         return None
@@ -165,10 +218,14 @@ def _other_format_hint(table_format: str) -> KeyHint:
 
 
 def _load_model(
-    path: Path, model: type[BaseModel], defaults: dict[str, Any], errors: list[SpecError]
+    path: Path,
+    model: type[BaseModel],
+    defaults: dict[str, Any],
+    errors: list[SpecError],
+    read: Callable[[Path], SourceFile] = read_yaml,
 ) -> tuple[BaseModel, SourceFile] | None:
     try:
-        source = read_yaml(path)
+        source = read(path)
     except SpecError as exc:
         errors.append(exc)
         return None

@@ -16,9 +16,9 @@ from gluecat.plan.model import Plan
 from gluecat.targets import Targets
 
 
-def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
+def load_checked(root: Path, warn: Callable[[Finding], None], env: str | None = None) -> Project:
     """A project that loads and lints without errors; warnings go to `warn`."""
-    project = load_project(root)
+    project = load_project(root, env)
     findings = lint(project)
     errors = [f for f in findings if f.severity == "error"]
     for finding in findings:
@@ -32,5 +32,6 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
     plan = build_plan(project, read_live(connection, project, targets, progress), targets)
+    plan = replace(plan, env=project.env)
     note = targets.note()
     return replace(plan, notes=(note, *plan.notes)) if note else plan

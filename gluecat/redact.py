@@ -20,6 +20,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from gluecat import secret_values
+
 MASK = "(sensitive)"
 # Shorter values would mask ordinary words and numbers all over the output.
 MIN_REMEMBERED = 4
@@ -77,7 +79,10 @@ def forget_all() -> None:
 
 
 def scrub_known(text: str) -> str:
-    """Remembered values and URL passwords masked; nothing else touched (safe on any output)."""
+    """Remembered values and URL passwords masked; nothing else touched (safe on any output).
+
+    Values from `${env.NAME}` become `(sensitive:NAME)`, so a user can tell which one it was."""
+    text = secret_values.mask(text)
     pattern = _remembered_pattern
     if pattern is not None:
         text = pattern.sub(MASK, text)

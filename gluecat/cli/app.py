@@ -32,6 +32,12 @@ CatalogDir = Annotated[
 ]
 
 
+EnvOption = Annotated[
+    str | None,
+    typer.Option("--env", envvar="GLUECAT_ENV", help="The environment of catalog.yaml to use (dev, prod, ...)"),
+]
+
+
 class ValidateFormat(StrEnum):
     human = "human"
     json = "json"
@@ -97,11 +103,12 @@ def _explain(exc: Exception) -> str:
 def validate(
     catalog_dir: CatalogDir = Path("."),
     output_format: Annotated[ValidateFormat, typer.Option("--format", help="human or json")] = ValidateFormat.human,
+    env: EnvOption = None,
 ) -> None:
     """Offline: parse, type-check and lint. Exit 0 when clean, 1 on errors."""
     from gluecat.cli.validate import validate as run_validate
 
-    run(lambda: run_validate(catalog_dir, output_format.value))
+    run(lambda: run_validate(catalog_dir, output_format.value, env))
 
 
 class FailOn(StrEnum):
@@ -134,13 +141,16 @@ def plan(
         FailOn | None,
         typer.Option("--fail-on", help="Exit 1 after printing when a change reaches this impact (CI gate)"),
     ] = None,
+    env: EnvOption = None,
 ) -> None:
     """Diff the YAML against the live catalog and print what apply would change."""
     from gluecat.cli.planning import plan_command
     from gluecat.targets import Targets
 
     gate = fail_on.value if fail_on else None
-    run(lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target), gate))
+    run(
+        lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target), gate, env)
+    )
 
 
 @app.command()
@@ -153,12 +163,13 @@ def apply(
         bool, typer.Option("--allow-destroy", help="Permit deleting or replacing tables and partitions")
     ] = False,
     target: TargetOption = None,
+    env: EnvOption = None,
 ) -> None:
     """Carry out a fresh plan (asks first unless --auto-approve), or exactly a saved one."""
     from gluecat.cli.planning import apply_command
     from gluecat.targets import Targets
 
-    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target)))
+    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target), env))
 
 
 class SparkFormat(StrEnum):
@@ -187,6 +198,7 @@ def spark_conf(
     show_secrets: Annotated[
         bool, typer.Option("--show-secrets", help="Print secret values instead of masking them")
     ] = False,
+    env: EnvOption = None,
 ) -> None:
     """Print the Spark configuration the catalog's tables need (spark-defaults.conf by default)."""
     from gluecat.cli.spark import spark_conf_command
@@ -194,7 +206,7 @@ def spark_conf(
     package_list = [p for p in packages.split(",") if p] if packages is not None else None
     run(
         lambda: spark_conf_command(
-            catalog_dir, output_format.value, spark_version, package_list, endpoint, show_secrets
+            catalog_dir, output_format.value, spark_version, package_list, endpoint, show_secrets, env
         ),
         show_secrets=show_secrets,
     )
@@ -204,11 +216,12 @@ def spark_conf(
 def sandbox(
     catalog_dir: CatalogDir = Path("."),
     port: Annotated[int, typer.Option("--port", help="Loopback port to serve Glue and S3 on")] = 5454,
+    env: EnvOption = None,
 ) -> None:
     """Serve the project's sandbox Glue + S3 until interrupted (for Spark), then save its state."""
     from gluecat.cli.spark import sandbox_command
 
-    run(lambda: sandbox_command(catalog_dir, port))
+    run(lambda: sandbox_command(catalog_dir, port, env))
 
 
 @app.command("import")
@@ -220,10 +233,22 @@ def import_(
         bool, typer.Option("--partitions", help="Also write partitions (folded into ranges)")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite files that differ")] = False,
+    env: EnvOption = None,
 ) -> None:
     """Write YAML for live databases and tables, so that the next plan shows no changes."""
     from gluecat.cli.importing import import_command
     from gluecat.importer import Selection
 
     selection = Selection(tuple(database or ()), tuple(table or ()), partitions)
-    run(lambda: import_command(catalog_dir, selection, force))
+    run(lambda: import_command(catalog_dir, selection, force, env))
+
+
+@app.command()
+def environments(
+    root: Annotated[Path, typer.Argument(help="A catalog project, or a directory of them")] = Path("catalogs"),
+    as_json: Annotated[bool, typer.Option("--json", help='A CI matrix: {"include": [...]}')] = False,
+) -> None:
+    """List every catalog and environment (one row per plan a CI job runs)."""
+    from gluecat.cli.environments import environments_command
+
+    run(lambda: environments_command(root, as_json))

@@ -9,32 +9,32 @@ from rich.markup import escape
 from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
 from gluecat.connect import connect_to
-from gluecat.errors import SpecErrors
+from gluecat.environments import choose
+from gluecat.errors import GluecatError
+from gluecat.import_refs import References, Secret
 from gluecat.importer import HEADER, Selection, import_catalog
-from gluecat.load import CATALOG_FILE
+from gluecat.load import CATALOG_FILE, read_catalog_config
 from gluecat.model import CatalogConfig
 from gluecat.plain import counted
-from gluecat.source import read_yaml, validation_errors
 from gluecat.yamlout import dump
 
 
-def _config(root: Path) -> CatalogConfig:
-    path = root / CATALOG_FILE
-    if not path.is_file():
+def _config(root: Path, env: str | None) -> CatalogConfig:
+    """The catalog's settings in the chosen environment (defaults when catalog.yaml is not written yet)."""
+    if not (root / CATALOG_FILE).is_file():
+        if env:
+            raise GluecatError(f"--env {env}: there is no {root / CATALOG_FILE} to declare environments in")
         return CatalogConfig()
-    source = read_yaml(path)
-    from pydantic import ValidationError
-
-    try:
-        return CatalogConfig.model_validate(dict(source.data))
-    except ValidationError as exc:
-        raise SpecErrors(validation_errors(source, exc, CatalogConfig)) from exc
+    config, source = read_catalog_config(root)
+    return choose(config, source, env).config
 
 
-def import_command(root: Path, selection: Selection, force: bool) -> int:
-    config = _config(root)
+def import_command(root: Path, selection: Selection, force: bool, env: str | None = None) -> int:
+    config = _config(root, env)
+    references = References(config.vars)
+    ignore = tuple(config.ignore_parameters)
     with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
-        result = import_catalog(connection, root, selection, tuple(config.ignore_parameters), force)
+        result = import_catalog(connection, root, selection, ignore, force, references)
         region = connection.session.region_name
     catalog = root / CATALOG_FILE
     if not catalog.exists():
@@ -47,9 +47,23 @@ def import_command(root: Path, selection: Selection, force: bool) -> int:
         )
     for failure in result.failed:
         stderr.print(f"[red]not imported[/] {escape(str(failure))}")
+    _list_secrets(references.secrets)
     stdout.print(
         f"Imported {counted(result.tables, 'table')}: {counted(len(result.written), 'file')} written,"
         f" {len(result.unchanged):,} unchanged, {len(result.refused):,} kept, {len(result.failed):,} failed.",
         markup=False,
     )
     return 1 if result.failed or result.refused else 0
+
+
+def _list_secrets(secrets: list[Secret]) -> None:
+    """The environment variables the files now name: the user sets them before plan and apply."""
+    if not secrets:
+        return
+    stdout.print(
+        f"Secret-looking values were not written; set {counted(len(secrets), 'environment variable')}"
+        " to them before plan or apply:",
+        markup=False,
+    )
+    for secret in secrets:
+        stdout.print(f"  {secret.variable}  ({secret.where})", markup=False)

@@ -23,6 +23,7 @@ from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
 from gluecat.render import human, markdown
+from gluecat.secret_values import mask_data, restore_data
 from gluecat.targets import Targets
 
 EXIT_CHANGES = 2
@@ -38,7 +39,7 @@ def _plan_live(project: Project, connection: Connection, targets: Targets) -> Pl
 
 
 def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
-    shown = serialize.masked(plan)
+    shown = serialize.masked(mask_data(plan))
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
@@ -54,14 +55,16 @@ def plan_command(
     detailed_exitcode: bool,
     targets: Targets,
     fail_on: str | None = None,
+    env: str | None = None,
 ) -> int:
     if out:
         saved.check_destination(out)  # before minutes of reading, not after
-    project = load_checked(root, _warn)
+    project = load_checked(root, _warn, env)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
-            saved.write(out, plan, catalog_binding(project, connection))
+            # Values from ${env.NAME} are saved as (sensitive:NAME): apply reads them from the environment again.
+            saved.write(out, mask_data(plan), catalog_binding(project, connection))
             stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)
@@ -71,12 +74,12 @@ def plan_command(
     return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
 
 
-def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets) -> int:
+def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets, env: str | None = None) -> int:
     if path.is_file():
-        return _apply_saved(path, allow_destroy)
+        return _apply_saved(path, allow_destroy, env)
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
-    project = load_checked(path, _warn)
+    project = load_checked(path, _warn, env)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)
@@ -91,14 +94,17 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _report(_execute(connection, plan))
 
 
-def _apply_saved(path: Path, allow_destroy: bool) -> int:
-    plan, binding = saved.read(path)
+def _apply_saved(path: Path, allow_destroy: bool, env: str | None) -> int:
+    masked_plan, binding = saved.read(path)
+    plan = restore_data(masked_plan)
+    if env and env != plan.env:
+        raise GluecatError(f"{path} was planned for environment {plan.env or '(none)'}, not {env}: plan again")
     root = Path(binding.root)
     if not (root / CATALOG_FILE).is_file():
         raise GluecatError(
             f"{path} was made for the catalog project at {root}, which is not there: make the plan again"
         )
-    project = load_project(root)
+    project = load_project(root, plan.env)
     render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     with connect(project) as connection:

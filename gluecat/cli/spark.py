@@ -26,8 +26,9 @@ def spark_conf_command(
     packages: list[str] | None,
     endpoint: str | None,
     show_secrets: bool = False,
+    env: str | None = None,
 ) -> int:
-    project = load_project(root)
+    project = load_project(root, env)
     masker = SecretMasker()
     if output_format == "ddl":
         shown = project_ddl(project) if show_secrets else project_ddl(project, shown=masker)
@@ -49,9 +50,9 @@ def _warn_masked(masker: SecretMasker) -> None:
         stderr.print(warning, markup=False, style="yellow")
 
 
-def sandbox_command(root: Path, port: int) -> int:
+def sandbox_command(root: Path, port: int, env: str | None = None) -> int:
     """Serve until Ctrl-C or SIGTERM; other commands on this project use this server meanwhile."""
-    project = load_project(root)
+    project = load_project(root, env)
     stop = threading.Event()
 
     def on_signal(_signal: int, _frame: FrameType | None) -> None:

@@ -10,19 +10,22 @@ from gluecat.load import load_partial
 from gluecat.plain import counted
 
 
-def findings_for(root: Path) -> tuple[list[Finding], tuple[int, int]]:
-    """Every finding for a project (lint runs on the files that loaded), and its counts."""
-    project, errors = load_partial(root)
+def findings_for(root: Path, env: str | None = None) -> tuple[list[Finding], tuple[int, int]]:
+    """Every finding for a project (lint runs on the files that loaded), and its counts.
+
+    Secrets (`${env.NAME}`) need not be set: validate says which were not, and checks the rest."""
+    project, errors = load_partial(root, env, secrets_required=False)
     findings = [Finding(e.position, "error", "schema", e.message) for e in errors]
     if project is None:
         return findings, (0, 0)
+    findings += [Finding(e.position, "warning", "env-unset", e.message) for e in project.unset_secrets]
     findings += lint(project)
     findings.sort(key=lambda f: (str(f.position.path), f.position.line, f.position.column))
     return findings, (len(project.databases), project.table_count())
 
 
-def validate(root: Path, output_format: str) -> int:
-    findings, (databases, tables) = findings_for(root)
+def validate(root: Path, output_format: str, env: str | None = None) -> int:
+    findings, (databases, tables) = findings_for(root, env)
     errors = [f for f in findings if f.severity == "error"]
     if output_format == "json":
         print_json(

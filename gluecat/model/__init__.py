@@ -1,6 +1,6 @@
 """The catalog model: what the YAML files say, as frozen pydantic models."""
 
-from gluecat.model.catalog import CatalogConfig, SparkSettings
+from gluecat.model.catalog import CatalogConfig, Environment, SparkSettings
 from gluecat.model.database import Database
 from gluecat.model.partitions import PartitionEntry, PartitionGenerator, Range
 from gluecat.model.table import (
@@ -21,6 +21,7 @@ __all__ = [
     "Column",
     "Database",
     "DeltaTable",
+    "Environment",
     "HiveTable",
     "IcebergColumn",
     "IcebergTable",

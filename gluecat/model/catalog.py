@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 
 from gluecat.model.base import Strict
 
@@ -23,6 +23,25 @@ class Policy(Strict):
 
     fail_on: Literal["breaking", "destructive"] | None = Field(
         None, description="plan exits 1 when any change reaches this impact (as `plan --fail-on`)"
+    )
+
+
+VarName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+
+
+class Environment(Strict):
+    """One deployment of the catalog (dev, staging, prod): connection keys it overrides, and its vars."""
+
+    region: str | None = Field(None, description="AWS region of this environment")
+    catalog_id: str | None = Field(None, description="Account id of this environment's catalog")
+    endpoint_url: str | None = Field(None, description="Glue endpoint override")
+    profile: str | None = Field(None, description="AWS shared-config profile")
+    role_arn: str | None = Field(None, description="Role to assume for every call")
+    external_id: str | None = Field(None, description="External id for role_arn")
+    warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
+    sandbox: bool | None = Field(None, description="Run against the embedded local Glue + S3")
+    vars: dict[VarName, str] = Field(
+        default_factory=dict, description="Values for ${var.NAME}, added to or overriding the catalog's vars"
     )
 
 
@@ -46,3 +65,10 @@ class CatalogConfig(Strict):
     )
     spark: SparkSettings = Field(default_factory=lambda: SparkSettings())
     policy: Policy = Field(default_factory=lambda: Policy())
+    vars: dict[VarName, str] = Field(
+        default_factory=dict, description="Values for ${var.NAME} in database and table files"
+    )
+    environments: dict[str, Environment] = Field(
+        default_factory=dict, description="Named deployments (dev, prod), each overriding connection keys and vars"
+    )
+    default_env: str | None = Field(None, description="The environment used when --env and GLUECAT_ENV are absent")

@@ -122,6 +122,7 @@ class Plan:
     notes: tuple[str, ...] = ()
     format_version: int = FORMAT_VERSION
     targets: tuple[str, ...] = field(default_factory=tuple)
+    env: str | None = None  # the catalog.yaml environment it was made in
 
     @property
     def has_changes(self) -> bool:

@@ -23,6 +23,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
     return {
         "format_version": plan.format_version,
         "catalog": plan.catalog,
+        "env": plan.env,
         "targets": list(plan.targets),
         "summary": plan.summary(),
         "destructive": plan.destructive,
@@ -118,6 +119,7 @@ def from_json(data: dict[str, Any]) -> Plan:
         partitions,
         tuple(data.get("notes", ())),
         targets=tuple(data.get("targets", ())),
+        env=data.get("env"),
     )
 
 

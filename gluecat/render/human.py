@@ -34,7 +34,8 @@ def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
     if not plan.has_changes:
         console.print("No changes. The live catalog matches the YAML.")
         return
-    console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]:")
+    where = f" in environment [bold]{escape(plan.env)}[/]" if plan.env else ""
+    console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]{where}:")
     width = max((len(c.address) for c in plan.changes), default=0)
     for section in sections(plan):
         console.print(f"\n[{IMPACT_COLOURS[section.impact]}]{IMPACT_TITLES[section.impact]}[/]")

@@ -30,7 +30,8 @@ def _cell(text: str) -> str:
 
 
 def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
-    head = [f"### gluecat plan for `{plan.catalog}`", ""]
+    where = f" (environment `{plan.env}`)" if plan.env else ""
+    head = [f"### gluecat plan for `{plan.catalog}`{where}", ""]
     head += [f"> note: {note}" for note in plan.notes]
     if not plan.has_changes:
         return "\n".join([*head, "No changes. The live catalog matches the YAML.", ""])

@@ -1,0 +1,90 @@
+"""Values that came from `${env.NAME}`: secrets, never printed and never saved in a plan file.
+
+Every value read from the process environment is registered here with the variable's
+name; `mask` replaces each occurrence in text with `(sensitive:NAME)`, and `restore`
+puts the environment's value back when a saved plan is applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import threading
+from collections.abc import Callable, Mapping
+from enum import Enum
+from typing import Any
+
+from gluecat.errors import GluecatError
+
+PLACEHOLDER = re.compile(r"\(sensitive:([A-Za-z_][A-Za-z0-9_]*)\)")
+
+_lock = threading.Lock()
+_names: dict[str, str] = {}  # value -> the variable it came from
+
+
+def register(name: str, value: str) -> None:
+    """Remember `value` (from environment variable `name`) as a secret."""
+    if value:
+        with _lock:
+            _names.setdefault(value, name)
+
+
+def values() -> list[str]:
+    """Every registered secret value, longest first (so a value inside another is masked last)."""
+    with _lock:
+        return sorted(_names, key=len, reverse=True)
+
+
+def forget() -> None:
+    """Drop every registered value (a new command, or a test, starts clean)."""
+    with _lock:
+        _names.clear()
+
+
+def mask(text: str) -> str:
+    """`text` with every registered secret replaced by `(sensitive:NAME)`."""
+    secrets = values()
+    if not secrets or not text:
+        return text
+    pattern = re.compile("|".join(re.escape(value) for value in secrets))
+    return pattern.sub(lambda match: f"(sensitive:{_names[match.group(0)]})", text)
+
+
+def mask_data(value: Any) -> Any:
+    """`mask` applied to every string inside dicts, lists, tuples and frozen dataclasses."""
+    return _map_strings(value, mask)
+
+
+def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
+    """Put each `(sensitive:NAME)` back from the environment; an unset NAME is an error naming it."""
+    env = os.environ if environ is None else environ
+
+    def one(text: str) -> str:
+        if "(sensitive:" not in text:
+            return text
+        return PLACEHOLDER.sub(lambda match: _required(env, match.group(1)), text)
+
+    return _map_strings(value, one)
+
+
+def _required(environ: Mapping[str, str], name: str) -> str:
+    if name not in environ:
+        raise GluecatError(f"environment variable {name} is not set: the plan needs its value (set {name})")
+    register(name, environ[name])
+    return environ[name]
+
+
+def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(value, str) and not isinstance(value, Enum):
+        return change(value)
+    if isinstance(value, dict):
+        return {key: _map_strings(item, change) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_map_strings(item, change) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_map_strings(item, change) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        updates = {f.name: _map_strings(getattr(value, f.name), change) for f in dataclasses.fields(value) if f.init}
+        return dataclasses.replace(value, **updates)
+    return value
