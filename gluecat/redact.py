@@ -15,6 +15,7 @@ text such as error messages from botocore, pyiceberg and deltalake.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Mapping
@@ -33,6 +34,8 @@ _SECRET_WORDS = (
     r"|conn(?:ection)?[._-]?str(?:ing)?"
 )
 _SECRET_KEY = re.compile(_SECRET_WORDS, re.IGNORECASE)
+# Every secret word contains one of these: a cheap test that spares most strings the regex.
+_HINTS = ("pass", "pwd", "secret", "token", "credential", "key", "auth", "sas", "conn")
 # `scheme://user:password@host`: the password goes, the user and host stay.
 _URL_USERINFO = re.compile(r"(?P<head>[a-z][a-z0-9+.\-]*://[^/\s:@\"']*:)(?P<secret>[^/\s@\"']+)(?=@)", re.IGNORECASE)
 # `key=value`, `key: value`, `'key': 'value'` where the key looks secret (connection strings, reprs).
@@ -49,9 +52,15 @@ _remembered: set[str] = set()
 _remembered_pattern: re.Pattern[str] | None = None
 
 
+@functools.lru_cache(maxsize=4096)
 def is_secret_key(key: str) -> bool:
     """A parameter, property or setting name whose value must not be shown."""
-    return bool(_SECRET_KEY.search(key))
+    return _may_hold_secret_word(key) and bool(_SECRET_KEY.search(key))
+
+
+def _may_hold_secret_word(text: str) -> bool:
+    lowered = text.lower()
+    return any(hint in lowered for hint in _HINTS)
 
 
 def remember(value: str) -> None:
@@ -94,7 +103,7 @@ def scrub_known(text: str) -> str:
 def scrub(text: str) -> str:
     """Free text (an error message, a value) with every recognisable secret masked."""
     text = scrub_known(text)
-    return _PAIR.sub(_mask_pair, text) if _SECRET_KEY.search(text) else text
+    return _PAIR.sub(_mask_pair, text) if _may_hold_secret_word(text) else text
 
 
 def _mask_pair(match: re.Match[str]) -> str:
