@@ -45,3 +45,18 @@ def test_example_walkthrough_persists_between_commands(tmp_path: Path) -> None:
     second = _gluecat("plan", "example", "--detailed-exitcode", cwd=tmp_path)
     assert second.returncode == 0, second.stdout + second.stderr
     assert "No changes" in second.stdout
+
+
+def test_an_unreadable_saved_state_is_one_clear_line(tmp_path: Path) -> None:
+    project = tmp_path / "example"
+    shutil.copytree(EXAMPLE, project)
+    state = project / ".gluecat" / "sandbox"
+    state.mkdir(parents=True)
+    (state / "state.json").write_text("{not json")
+
+    result = _gluecat("plan", "example", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "cannot restore the sandbox state" in result.stderr
+    assert "move it aside" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (state / "state.json").read_text() == "{not json", "a state that could not be read is never overwritten"
