@@ -168,8 +168,8 @@ def test_the_sandbox_keeps_indexes_between_commands(tmp_path: Path) -> None:
 
     applied = run("apply", "--auto-approve")
     assert applied.returncode == 0, applied.stderr
-    state = json.loads((root / ".gluecat/sandbox/glue.json").read_text())
-    (orders,) = [t for t in state["tables"] if t["input"]["Name"] == "orders"]
-    assert orders["indexes"] == [{"IndexName": "by_dt", "Keys": ["dt"]}]
+    state = json.loads((root / ".gluecat/sandbox/state.json").read_text())
+    (orders,) = [entry for entry in state["partition_indexes"] if entry["table"] == "orders"]
+    assert [(i["IndexName"], [k["Name"] for k in i["Keys"]]) for i in orders["indexes"]] == [("by_dt", ["dt"])]
     planned = run("plan", "--detailed-exitcode")
     assert planned.returncode == 0, planned.stdout + planned.stderr
