@@ -25,7 +25,8 @@ def spark_conf_command(
     endpoint: str | None,
     env: str | None = None,
 ) -> int:
-    project = load_project(root, env)
+    # Only the DDL carries parameter values; the Spark settings need no secret to be set.
+    project = load_project(root, env, secrets_required=output_format == "ddl")
     if output_format == "ddl":
         sys.stdout.write(mask("\n".join(project_ddl(project)) + "\n"))
         return 0
