@@ -11,6 +11,7 @@ from typing import Any
 import boto3
 import pytest
 
+from gluecat import secret_values
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.strict import StrictOptions
 from tests.integration.helpers import gluecat
@@ -60,6 +61,13 @@ parameters:
   jdbc.password: "${env.DB_PASSWORD}"
   api_key: "prefix-${env.API_KEY}"
 """
+
+
+@pytest.fixture(autouse=True)
+def _forget_secrets() -> Iterator[None]:
+    """Secrets are remembered for the process: drop this test's, so no other test's output is masked."""
+    yield
+    secret_values.forget()
 
 
 @pytest.fixture(scope="module")

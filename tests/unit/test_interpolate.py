@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,13 @@ from gluecat.model import CatalogConfig
 from gluecat.source import SourceFile, read_yaml
 
 VARS = {"lake": "dev-lake", "team": "commerce"}
+
+
+@pytest.fixture(autouse=True)
+def _forget_secrets() -> Iterator[None]:
+    """Secrets are remembered for the process: drop this test's, so no other test's output is masked."""
+    yield
+    secret_values.forget()
 
 
 def _resolve(text: str, environ: dict[str, str] | None = None) -> str:
@@ -46,7 +54,9 @@ def test_references_resolve_and_escapes_stay_literal(written: str, read: str) ->
 def test_env_values_are_registered_as_secrets() -> None:
     assert _resolve("user:${env.GC_TEST_PW}@db", {"GC_TEST_PW": "hunter-42"}) == "user:hunter-42@db"
     assert secret_values.mask("jdbc user:hunter-42@db") == "jdbc user:(sensitive:GC_TEST_PW)@db"
-    assert secret_values.restore_data({"a": ["(sensitive:GC_TEST_PW)"]}, {"GC_TEST_PW": "x"}) == {"a": ["x"]}
+    assert secret_values.restore_data({"a": ["(sensitive:GC_TEST_PW)"]}, {"GC_TEST_PW": "restored-7"}) == {
+        "a": ["restored-7"]
+    }
     with pytest.raises(GluecatError, match="GC_TEST_MISSING is not set"):
         secret_values.restore_data("(sensitive:GC_TEST_MISSING)", {})
 
