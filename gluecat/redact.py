@@ -80,8 +80,9 @@ def remember(value: str) -> None:
 
 
 def forget_all() -> None:
-    """Clear the registry (between runs in one process, as tests do)."""
+    """Clear the registry and the `${env.NAME}` values (between runs in one process, as tests do)."""
     global _remembered_pattern
+    secret_values.forget()
     with _lock:
         _remembered.clear()
         _remembered_pattern = None

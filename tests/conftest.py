@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 import pytest
 
+from gluecat import redact
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.strict import StrictOptions
 
@@ -23,6 +24,14 @@ for _key, _value in {
 }.items():
     os.environ[_key] = _value
 os.environ.pop("AWS_PROFILE", None)
+
+
+@pytest.fixture(autouse=True)
+def _forget_secrets() -> Iterator[None]:
+    """Secrets are remembered for the process (the CLI runs in-process in many tests): drop each
+    test's, so no other test's output is masked."""
+    yield
+    redact.forget_all()
 
 
 @pytest.fixture(scope="session")

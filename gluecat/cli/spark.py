@@ -28,7 +28,8 @@ def spark_conf_command(
     show_secrets: bool = False,
     env: str | None = None,
 ) -> int:
-    project = load_project(root, env)
+    # Only the DDL carries parameter values; the Spark settings need no secret to be set.
+    project = load_project(root, env, secrets_required=output_format == "ddl")
     masker = SecretMasker()
     if output_format == "ddl":
         shown = project_ddl(project) if show_secrets else project_ddl(project, shown=masker)

@@ -46,7 +46,9 @@ def test_references_resolve_and_escapes_stay_literal(written: str, read: str) ->
 def test_env_values_are_registered_as_secrets() -> None:
     assert _resolve("user:${env.GC_TEST_PW}@db", {"GC_TEST_PW": "hunter-42"}) == "user:hunter-42@db"
     assert secret_values.mask("jdbc user:hunter-42@db") == "jdbc user:(sensitive:GC_TEST_PW)@db"
-    assert secret_values.restore_data({"a": ["(sensitive:GC_TEST_PW)"]}, {"GC_TEST_PW": "x"}) == {"a": ["x"]}
+    assert secret_values.restore_data({"a": ["(sensitive:GC_TEST_PW)"]}, {"GC_TEST_PW": "restored-7"}) == {
+        "a": ["restored-7"]
+    }
     with pytest.raises(GluecatError, match="GC_TEST_MISSING is not set"):
         secret_values.restore_data("(sensitive:GC_TEST_MISSING)", {})
 
