@@ -10,6 +10,7 @@ from typing import TypeVar
 from pyiceberg.table.metadata import TableMetadata
 
 from gluecat.connect import Connection
+from gluecat.convert.locations import lake_location
 from gluecat.formats.delta import DeltaLog
 from gluecat.glue import Shape
 from gluecat.load import Project
@@ -29,6 +30,8 @@ class LiveCatalog:
     partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
     iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
     delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
+    # Declared Iceberg tables missing from Glue whose location still holds metadata: (file, metadata).
+    iceberg_orphans: dict[tuple[str, str], tuple[str, TableMetadata]] = field(default_factory=dict)
 
 
 def read_live(
@@ -59,7 +62,26 @@ def read_live(
         read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
         partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
     iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
-    return LiveCatalog(databases, tables, partitions, iceberg, _delta_logs(connection, project, targets, progress))
+    delta = _delta_logs(connection, project, targets, progress)
+    orphans = _iceberg_orphans(connection, project, tables, targets)
+    return LiveCatalog(databases, tables, partitions, iceberg, delta, orphans)
+
+
+def _iceberg_orphans(
+    connection: Connection, project: Project, tables: dict[str, dict[str, Shape]], targets: Targets
+) -> dict[tuple[str, str], tuple[str, TableMetadata]]:
+    """Metadata left at the location of each declared Iceberg table that Glue does not list."""
+    wanted = [
+        ((db.name, table.name), location)
+        for db in project.databases
+        for table in db.tables
+        if isinstance(table.model, IcebergTable) and targets.table(db.name, table.name)
+        if table.name not in tables.get(db.name, {})
+        if (location := lake_location(table.model, db.model, project.config.warehouse))
+    ]
+    found = {key: uri for key, uri in _read_each(connection.iceberg.existing_metadata, wanted).items() if uri}
+    metadata = _read_each(connection.iceberg.read_metadata, list(found.items()))
+    return {key: (found[key], metadata[key]) for key in found}
 
 
 def _delta_logs(
