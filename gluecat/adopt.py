@@ -180,7 +180,7 @@ def reason_of(exc: Exception) -> str:
 def _error_text(loc: tuple[int | str, ...], message: str) -> str:
     where = ".".join(map(str, loc))
     message = message.removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+    return f"{where}: {message}" if where and where != "name" else message  # name errors quote the name
 
 
 def database_exceptions(database: Database) -> list[str]:

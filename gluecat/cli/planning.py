@@ -54,7 +54,7 @@ def plan_command(
     targets: Targets,
     fail_on: str | None = None,
 ) -> int:
-    project = load_checked(root, _warn)
+    project = load_checked(root, _warn, targets)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
     if out:
@@ -73,7 +73,7 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _apply_saved(path, allow_destroy)
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
-    project = load_checked(path, _warn)
+    project = load_checked(path, _warn, targets)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)
