@@ -98,6 +98,9 @@ def test_hyphenated_names_apply_plan_clean_and_import_back(tmp_path: Path, serve
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
     assert gluecat("plan", str(root), "--detailed-exitcode", "--target", "flights-db.delays-2024").exit_code == 0
     assert _writes(server) == {}
+    ddl = gluecat("spark-conf", str(root), "--format", "ddl").stdout
+    assert "CREATE EXTERNAL TABLE IF NOT EXISTS `flights-db`.`delays-2024` (" in ddl
+    assert "`flight-id` bigint" in ddl
 
     back = _empty_project(tmp_path, server)
     imported = gluecat("import", str(back), "--partitions")
@@ -182,3 +185,36 @@ def test_a_table_breaking_a_lint_rule_is_adopted_with_a_visible_exception(
     typo = gluecat("validate", str(root))
     assert typo.exit_code == 1
     assert "unknown lint rule 'partition-key-is-colum'" in typo.output and "partition-key-is-column" in typo.output
+
+
+def test_registrations_are_recreated_verbatim_in_an_empty_catalog(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    """Disaster recovery: what gluecat cannot model still comes back exactly as Glue held it."""
+    athena_delta = {"Name": "orders", "TableType": "EXTERNAL_TABLE", "Parameters": {"table_type": "DELTA",
+                    "EXTERNAL": "TRUE"}, "StorageDescriptor": {"Location": "s3://lake/delta/orders/",
+                    "Columns": []}}  # fmt: skip
+    lost_iceberg = {"Name": "events", "TableType": "EXTERNAL_TABLE", "Parameters": {"table_type": "ICEBERG"},
+                    "StorageDescriptor": {"Location": "s3://lake/ice/events", "Columns": [
+                        {"Name": "id", "Type": "bigint"}]}}  # fmt: skip
+    raw_glue.create_database(DatabaseInput={"Name": "lake", "LocationUri": "s3://lake/"})
+    for table_input in (athena_delta, lost_iceberg):
+        raw_glue.create_table(DatabaseName="lake", TableInput=table_input)
+    root = _empty_project(tmp_path, server)
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 0, imported.output
+    assert "lake.orders: imported as a registration: registered Athena-style" in imported.output
+    assert "lake.events: imported as a registration: registered as Iceberg, but Glue holds no metadata_location" in (
+        imported.output
+    )
+    before = {t["Name"]: t for t in raw_glue.get_tables(DatabaseName="lake")["TableList"]}
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+    server.reset()
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    after = {t["Name"]: t for t in raw_glue.get_tables(DatabaseName="lake")["TableList"]}
+    for name in ("orders", "events"):
+        for key in ("TableType", "Parameters", "StorageDescriptor"):
+            assert after[name].get(key) == before[name].get(key), (name, key)
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
