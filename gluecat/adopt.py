@@ -22,7 +22,6 @@ from gluecat.glue import Glue, Shape
 from gluecat.lint import database_rules, table_rules
 from gluecat.load import LoadedDatabase, LoadedTable
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
-from gluecat.model.hivetype import HiveTypeError
 from gluecat.partition_fold import fold_partitions
 from gluecat.plan.parameters import managed
 from gluecat.source import SourceFile
@@ -30,7 +29,10 @@ from gluecat.yamlout import model_data
 
 # Read-only or time-stamped fields of a live table that a registration does not carry.
 _NOT_CARRIED = ("LastAccessTime", "LastAnalyzedTime")
-MODEL_ERRORS = (ValidationError, GluecatError, HiveTypeError, KeyError, TypeError, ValueError)
+# What a live shape the models cannot hold raises (HiveTypeError is a ValueError). Errors reaching
+# Glue or S3 are not among them: those skip the table rather than turn it into a registration.
+UNMODELLED = (ValidationError, KeyError, TypeError, ValueError)
+MODEL_ERRORS = (*UNMODELLED, GluecatError)
 
 
 class NotModelled(GluecatError):
@@ -52,7 +54,7 @@ def adopt_table(
         adopted = Adopted(_as_modelled(connection, database, live, ignore, with_partitions))
     except NotModelled as exc:
         adopted = Adopted(registration(live, str(exc)), [f"imported as a registration: {exc}"])
-    except MODEL_ERRORS as exc:
+    except UNMODELLED as exc:
         reason = f"gluecat cannot model it ({reason_of(exc)})"
         adopted = Adopted(registration(live, reason), [f"imported as a registration: {reason}"])
     if with_partitions and _projected(adopted.data):

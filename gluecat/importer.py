@@ -86,6 +86,8 @@ def import_catalog(
         except MODEL_ERRORS as exc:
             result.failed.append(f"{live_db['Name']}: {reason_of(exc)} (its {len(tables)} tables were not imported)")
             continue
+        if database.lint:
+            result.notes.append(f"{database.name}: adopted with lint exceptions ({', '.join(database.lint.allow)})")
         directory = root / database.name
         files[directory / "database.yaml"] = dump(model_data(database), HEADER)
         for live_table in tables:
