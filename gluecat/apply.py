@@ -207,6 +207,12 @@ def _database(glue: Glue, change: Change) -> str:
 def _table_change(connection: Connection, change: Change) -> str:
     assert change.table is not None
     glue = connection.glue
+    if change.format == "iceberg" and change.action is Action.REGISTER:
+        assert change.desired is not None
+        connection.iceberg.register(change.database, change.table, change.desired["metadata_location"])
+        if change.desired["ops"]:
+            connection.iceberg.update(change.database, change.table, change.desired["ops"], None)
+        return f"tables {change.action.past}"
     if change.format == "iceberg" and change.action in (Action.CREATE, Action.UPDATE):
         assert change.desired is not None
         if change.action is Action.CREATE:

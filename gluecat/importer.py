@@ -6,24 +6,14 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from pydantic import ValidationError
-
+from gluecat.adopt import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
 from gluecat.connect import Connection
 from gluecat.convert.database import database_from_glue
-from gluecat.convert.delta import DELTA_PARAMETERS
-from gluecat.convert.hive import hive_table_from_glue
-from gluecat.convert.partition_index import indexes_from_glue
-from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
-from gluecat.formats.iceberg_diff import COMMENT, FORMAT_VERSION, live_sort, live_spec
-from gluecat.formats.iceberg_types import type_text
-from gluecat.glue import Glue, Shape
+from gluecat.glue import Shape
 from gluecat.import_refs import References
-from gluecat.model import Column, Database, DeltaTable, IcebergColumn, IcebergTable
-from gluecat.model.hivetype import HiveTypeError
-from gluecat.partition_fold import fold_partitions
+from gluecat.model import Database, LintPolicy
 from gluecat.plan.parameters import managed
 from gluecat.targets import addresses, unmatched
 from gluecat.yamlout import dump, model_data
@@ -37,7 +27,8 @@ class ImportResult:
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     refused: list[Path] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # skipped databases and tables, each with why
+    notes: list[str] = field(default_factory=list)  # imported, with something a reviewer should know
     tables: int = 0
 
 
@@ -84,7 +75,9 @@ def import_catalog(
     force: bool,
     references: References | None = None,
 ) -> ImportResult:
-    """Write the files; `references` puts `${var.…}`/`${env.…}` where values would be (none: no vars)."""
+    """Every selected database and table that can be a file is written; the others are named with why.
+
+    `references` puts `${var.…}`/`${env.…}` where an environment's values would be (none: no vars)."""
     refs = references or References({})
     result = ImportResult()
     files: dict[Path, str] = {}
@@ -97,24 +90,58 @@ def import_catalog(
         {db["Name"]: [t["Name"] for t in tables] for db, tables in zip(databases, listings, strict=True)}
     )
     for live_db, tables in zip(databases, listings, strict=True):
-        database = database_from_glue(live_db)
-        database = database.model_copy(update={"parameters": managed(database.parameters, ignore)})
+        try:
+            database = _database(live_db, ignore)
+        except MODEL_ERRORS as exc:
+            result.failed.append(f"{live_db['Name']}: {reason_of(exc)} (its {len(tables)} tables were not imported)")
+            continue
+        if database.lint:
+            result.notes.append(f"{database.name}: adopted with lint exceptions ({', '.join(database.lint.allow)})")
         directory = root / database.name
         files[directory / "database.yaml"] = dump(refs.apply(model_data(database), database.name), HEADER)
         for live_table in tables:
-            if not selection.table(database.name, live_table["Name"]):
-                continue
-            address = f"{database.name}.{live_table['Name']}"
-            try:
-                model = table_model(connection, database, live_table, ignore, selection.partitions)
-            except (ValidationError, GluecatError, HiveTypeError, KeyError) as exc:
-                result.failed.append(f"{address}: {_reason(exc)}")
-                continue
-            result.tables += 1
-            files[directory / "tables" / f"{live_table['Name']}.yaml"] = dump(refs.apply(model, address), HEADER)
+            if selection.table(database.name, live_table["Name"]):
+                options = (ignore, selection.partitions)
+                written = _import_table(connection, database, live_table, options, refs, result)
+                files.update({directory / "tables" / f"{live_table['Name']}.yaml": written} if written else {})
     for path, text in files.items():
         _write(path, text, force, result)
     return result
+
+
+def _database(live: Shape, ignore: tuple[str, ...]) -> Database:
+    _check_file_name(live["Name"])
+    database = database_from_glue(live)
+    database = database.model_copy(update={"parameters": managed(database.parameters, ignore)})
+    allow = database_exceptions(database)
+    return database.model_copy(update={"lint": LintPolicy(allow=allow)}) if allow else database
+
+
+def _import_table(
+    connection: Connection,
+    database: Database,
+    live: Shape,
+    options: tuple[tuple[str, ...], bool],
+    refs: References,
+    result: ImportResult,
+) -> str | None:
+    """The table file's text, or None when the table is skipped (and named in `result`)."""
+    address = f"{database.name}.{live['Name']}"
+    try:
+        _check_file_name(live["Name"])
+        adopted = adopt_table(connection, database, live, *options)
+    except MODEL_ERRORS as exc:
+        result.failed.append(f"{address}: {reason_of(exc)}")
+        return None
+    result.tables += 1
+    result.notes.extend(f"{address}: {note}" for note in adopted.notes)
+    return dump(refs.apply(adopted.data, address), HEADER)
+
+
+def _check_file_name(name: str) -> None:
+    """The name becomes a directory or file stem: it must be one, and one the loader reads."""
+    if "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+        raise GluecatError(f"the name {name!r} cannot be a file or directory name (a '/', '\\' or leading '.')")
 
 
 def _write(path: Path, text: str, force: bool, result: ImportResult) -> None:
@@ -128,88 +155,3 @@ def _write(path: Path, text: str, force: bool, result: ImportResult) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     result.written.append(path)
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, ValidationError):
-        return "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg'].removeprefix('Value error, ')}" for e in exc.errors()
-        )
-    return str(exc)
-
-
-def table_model(
-    connection: Connection, database: Database, live: Shape, ignore: tuple[str, ...], with_partitions: bool
-) -> dict[str, Any]:
-    """The YAML data for one live table, as the format it really is."""
-    parameters = live.get("Parameters") or {}
-    kind = str(parameters.get("table_type", "")).upper()
-    if kind == "ICEBERG":
-        return model_data(_iceberg(connection, live))
-    if kind == "DELTA" or parameters.get("spark.sql.sources.provider") == "delta":
-        return model_data(_delta(connection, live, ignore))
-    if live.get("TableType") == "VIRTUAL_VIEW":
-        view = view_from_glue(live, database.name)
-        return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
-    table = hive_table_from_glue(live)
-    # Only a partitioned table can hold indexes; one without any leaves the key out (and unmanaged).
-    indexes = (
-        indexes_from_glue(connection.glue.partition_indexes(database.name, live["Name"]))
-        if table.partition_keys
-        else []
-    )
-    table = table.model_copy(
-        update={"parameters": managed(table.parameters, ignore), "partition_indexes": indexes or None}
-    )
-    data = model_data(table)
-    if with_partitions and table.partition_keys:
-        data["partitions"] = _partitions(connection.glue, database.name, live, [k.name for k in table.partition_keys])
-    return data
-
-
-def _partitions(glue: Glue, database: str, live: Shape, keys: list[str]) -> list[dict[str, Any]]:
-    found = glue.partitions(database, live["Name"], expected=10_000)
-    pairs = [(tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", "")) for p in found]
-    return fold_partitions(keys, pairs, (live.get("StorageDescriptor") or {}).get("Location"))
-
-
-def _iceberg(connection: Connection, live: Shape) -> IcebergTable:
-    metadata = connection.iceberg.read_metadata(live["Parameters"]["metadata_location"])
-    properties: dict[str, str | None] = {k: v for k, v in metadata.properties.items() if k != COMMENT}
-    properties[FORMAT_VERSION] = str(metadata.format_version)
-    return IcebergTable(
-        name=live["Name"],
-        format="iceberg",
-        description=metadata.properties.get(COMMENT),
-        location=metadata.location,
-        columns=[
-            IcebergColumn(name=f.name, type=type_text(f.field_type), required=f.required, comment=f.doc)
-            for f in metadata.schema().fields
-        ],
-        partition_spec=[{"column": c, "transform": t} for c, t, _ in live_spec(metadata)],
-        sort_order=live_sort(metadata),
-        properties=properties,
-    )
-
-
-def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> DeltaTable:
-    location = (live.get("StorageDescriptor") or {}).get("Location")
-    log = connection.delta.read(location) if location else None
-    if log is None:
-        raise GluecatError(f"registered as Delta, but there is no Delta log at {location!r}")
-    glue_columns = {c["Name"]: c for c in (live.get("StorageDescriptor") or {}).get("Columns") or []}
-    columns = [
-        Column(name=name, type=text, comment=glue_columns.get(name, {}).get("Comment"))
-        for name, text in log.columns.items()
-    ]
-    parameters = {k: v for k, v in managed(live.get("Parameters") or {}, ignore).items() if k not in DELTA_PARAMETERS}
-    return DeltaTable(
-        name=live["Name"],
-        format="delta",
-        description=log.description or live.get("Description") or None,
-        location=location,
-        columns=columns,
-        partition_columns=log.partition_columns,
-        properties=log.configuration,
-        parameters=parameters,
-    )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -11,13 +12,23 @@ from gluecat.convert.locations import table_location
 from gluecat.errors import SourcePosition
 from gluecat.index_check import index_problems
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import DeltaTable, HiveTable, IcebergTable, PartitionEntry, PartitionGenerator
+from gluecat.model import (
+    DeltaTable,
+    HiveTable,
+    IcebergTable,
+    LintPolicy,
+    PartitionEntry,
+    PartitionGenerator,
+    RegistrationTable,
+)
+from gluecat.model.base import plain_name
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
 from gluecat.projection_check import projection_problems
 from gluecat.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
 MAX_DUPLICATES_SHOWN = 5  # per table and rule: the first few say it all
+NAME_RULE = "name-quoting"
 
 
 @dataclass(frozen=True)
@@ -26,6 +37,7 @@ class Finding:
     severity: Severity
     rule: str
     message: str
+    address: str = ""  # the database or database.table it is about
 
     def __str__(self) -> str:
         label = "" if self.severity == "error" else "warning: "
@@ -45,19 +57,32 @@ class Hit:
 def lint(project: Project) -> list[Finding]:
     findings: list[Finding] = []
     for database in project.databases:
-        for hit in database_rules(database):
-            findings.append(_finding(database.source.position(hit.loc), hit))
+        hits = excusing(database_rules(database), database.model.lint)
+        findings.extend(_finding(database.source.position(hit.loc), hit, database.name) for hit in hits)
         for table in database.tables:
-            for hit in table_rules(table, database):
-                findings.append(_finding(table.source.position(hit.loc), hit))
+            address = f"{database.name}.{table.name}"
+            hits = excusing(table_rules(table, database), table.model.lint)
+            findings.extend(_finding(table.source.position(hit.loc), hit, address) for hit in hits)
     return findings
 
 
-def _finding(position: SourcePosition, hit: Hit) -> Finding:
-    return Finding(position, hit.severity, hit.rule, hit.message)
+def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
+    """The hits, less the rules the file excuses (`lint: {allow: [rule]}`); unknown rules named."""
+    allow = policy.allow if policy else []
+    yield from (hit for hit in hits if hit.rule not in allow)
+    for index, rule in enumerate(allow):
+        if rule not in RULE_IDS:
+            close = difflib.get_close_matches(rule, RULE_IDS, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"known rules: {', '.join(sorted(RULE_IDS))}"
+            yield Hit(("lint", "allow", index), "lint-allow", f"unknown lint rule '{rule}' in `lint.allow` — {hint}")
+
+
+def _finding(position: SourcePosition, hit: Hit, address: str) -> Finding:
+    return Finding(position, hit.severity, hit.rule, hit.message, address)
 
 
 def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
+    yield from _name_hit(("name",), database.name, "database")
     location = database.model.location
     if not location:
         yield Hit(
@@ -71,8 +96,38 @@ def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
 
 
 def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
+    if isinstance(table.model, RegistrationTable):
+        yield from _names(table, database)  # carried verbatim: nothing else of it is gluecat's to judge
+        return
     for rule in TABLE_RULES:
         yield from rule(table, database)
+
+
+def _name_hit(loc: Loc, name: str, what: str) -> Iterator[Hit]:
+    """Any name Glue accepts is fine; one Athena or Spark cannot take bare needs quoting there."""
+    if plain_name(name):
+        return
+    folded = name.lower()
+    if plain_name(folded):
+        message = f"{what} name '{name}': Glue stores it as '{folded}'"
+    else:
+        message = (
+            f"{what} name '{name}' holds characters outside a-z, 0-9 and '_': quote it in Athena"
+            f' as "{folded}" and in Spark as `{folded}`'
+        )
+    yield Hit(loc, NAME_RULE, message, "warning")
+
+
+def _names(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = table.model
+    yield from _name_hit(("name",), table.name, "table")
+    if isinstance(model, RegistrationTable):
+        return
+    for index, column in enumerate(model.columns):
+        yield from _name_hit(("columns", index, "name"), column.name, "column")
+    if isinstance(model, HiveTable):
+        for index, key in enumerate(model.partition_keys):
+            yield from _name_hit(("partition_keys", index, "name"), key.name, "partition key")
 
 
 def _is_s3(uri: str) -> bool:
@@ -81,9 +136,10 @@ def _is_s3(uri: str) -> bool:
 
 def _duplicate_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     model = table.model
+    assert not isinstance(model, RegistrationTable)
     places: dict[str, list[int]] = defaultdict(list)
     for index, column in enumerate(model.columns):
-        places[column.name].append(index)
+        places[column.name.lower()].append(index)  # Glue folds top-level names: `Id` and `id` collide
     for name, indexes in places.items():
         if len(indexes) == 1:
             continue
@@ -95,7 +151,7 @@ def _duplicate_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if isinstance(model, HiveTable):
         names = set(places)
         for index, key in enumerate(model.partition_keys):
-            if key.name in names:
+            if key.name.lower() in names:
                 yield Hit(
                     ("partition_keys", index, "name"),
                     "partition-key-is-column",
@@ -201,6 +257,7 @@ def _location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
 
 def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     model = table.model
+    assert not isinstance(model, RegistrationTable)
     names = {column.name for column in model.columns}
     if isinstance(model, DeltaTable):
         for index, name in enumerate(model.partition_columns):
@@ -277,6 +334,7 @@ def _partition_indexes(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
 
 
 TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] = (
+    _names,
     _duplicate_columns,
     _duplicate_entries,
     _duplicate_partitions,
@@ -288,3 +346,15 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
     _projection,
     _partition_indexes,
 )
+
+# Every rule id a finding can carry: what `lint: {allow: [...]}` may name.
+RULE_IDS = frozenset(
+    {
+        NAME_RULE, "lint-allow", "database-location", "s3-uri", "duplicate-column", "partition-key-is-column",
+        "duplicate-entry", "duplicate-partition", "partition-count", "delta-location",
+        "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
+        "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",
+        "projection-keys", "projection-template", "projection-settings", "projection-enum",
+        "projection-range", "projection-interval",
+    }
+)  # fmt: skip

@@ -10,6 +10,7 @@ from typing import TypeVar
 from pyiceberg.table.metadata import TableMetadata
 
 from gluecat.connect import Connection
+from gluecat.convert.locations import lake_location
 from gluecat.formats.delta import DeltaLog
 from gluecat.glue import Shape
 from gluecat.load import Project
@@ -30,6 +31,8 @@ class LiveCatalog:
     iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
     delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
     indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
+    # Declared Iceberg tables missing from Glue whose location still holds metadata: (file, metadata).
+    iceberg_orphans: dict[tuple[str, str], tuple[str, TableMetadata]] = field(default_factory=dict)
 
 
 def read_live(
@@ -67,7 +70,8 @@ def read_live(
         partitions,
         iceberg,
         delta,
-        _partition_indexes(connection, project, tables, targets, progress),
+        indexes=_partition_indexes(connection, project, tables, targets, progress),
+        iceberg_orphans=_iceberg_orphans(connection, project, tables, targets),
     )
 
 
@@ -92,6 +96,23 @@ def _partition_indexes(
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
         found = pool.map(lambda key: connection.glue.partition_indexes(*key), wanted)
         return dict(zip(wanted, found, strict=True))
+
+
+def _iceberg_orphans(
+    connection: Connection, project: Project, tables: dict[str, dict[str, Shape]], targets: Targets
+) -> dict[tuple[str, str], tuple[str, TableMetadata]]:
+    """Metadata left at the location of each declared Iceberg table that Glue does not list."""
+    wanted = [
+        ((db.name, table.name), location)
+        for db in project.databases
+        for table in db.tables
+        if isinstance(table.model, IcebergTable) and targets.table(db.name, table.name)
+        if table.name not in tables.get(db.name, {})
+        if (location := lake_location(table.model, db.model, project.config.warehouse))
+    ]
+    found = {key: uri for key, uri in _read_each(connection.iceberg.existing_metadata, wanted).items() if uri}
+    metadata = _read_each(connection.iceberg.read_metadata, list(found.items()))
+    return {key: (found[key], metadata[key]) for key in found}
 
 
 def _delta_logs(

@@ -21,6 +21,7 @@ from gluecat.model import (
     DeltaTable,
     HiveTable,
     IcebergTable,
+    RegistrationTable,
     Table,
     ViewTable,
 )
@@ -194,12 +195,12 @@ def _load_table(
     if model is None:
         close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
         suggestion = f" — did you mean '{close[0]}'?" if close else ""
-        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta or view)"
+        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta, view or registration)"
         errors.append(source.error(("format",), message))
         return None
     hint = _other_format_hint(table_format)
     loaded = _validate(source, model, {"name": path.stem}, errors, hint)
-    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable):
+    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable):
         return None
     return LoadedTable(loaded, source)
 

@@ -16,17 +16,29 @@ from gluecat.plan.model import Plan
 from gluecat.targets import Targets
 
 
-def load_checked(root: Path, warn: Callable[[Finding], None], env: str | None = None) -> Project:
-    """A project that loads and lints without errors; warnings go to `warn`."""
+def load_checked(
+    root: Path, warn: Callable[[Finding], None], env: str | None = None, targets: Targets | None = None
+) -> Project:
+    """A project whose targeted objects lint without errors; warnings, and errors of objects the
+    plan does not touch (they block their own plans, not this one), go to `warn`."""
     project = load_project(root, env)
-    findings = lint(project)
-    errors = [f for f in findings if f.severity == "error"]
-    for finding in findings:
-        if finding.severity == "warning":
+    targets = targets or Targets()
+    errors = []
+    for finding in lint(project):
+        if finding.severity == "error" and _targeted(finding.address, targets):
+            errors.append(finding)
+        elif finding.severity == "error":
+            warn(replace(finding, severity="warning", message=f"{finding.message} (not targeted by this plan)"))
+        else:
             warn(finding)
     if errors:
         raise SpecErrors([SpecError(f.position, f"{f.message} [{f.rule}]") for f in errors])
     return project
+
+
+def _targeted(address: str, targets: Targets) -> bool:
+    database, dot, table = address.partition(".")
+    return targets.table(database, table) if dot else targets.touches(database)
 
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:

@@ -45,12 +45,14 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
         stderr.print(
             f"[yellow]kept[/] {escape(str(path))}: it differs from the live catalog; pass --force to overwrite it"
         )
+    for note in result.notes:
+        stderr.print(f"[yellow]warning[/] {escape(note)}")
     for failure in result.failed:
         stderr.print(f"[red]not imported[/] {escape(str(failure))}")
     _list_secrets(references.secrets)
     stdout.print(
         f"Imported {counted(result.tables, 'table')}: {counted(len(result.written), 'file')} written,"
-        f" {len(result.unchanged):,} unchanged, {len(result.refused):,} kept, {len(result.failed):,} failed.",
+        f" {len(result.unchanged):,} unchanged, {len(result.refused):,} kept, {len(result.failed):,} skipped.",
         markup=False,
     )
     return 1 if result.failed or result.refused else 0

@@ -59,7 +59,7 @@ def plan_command(
 ) -> int:
     if out:
         saved.check_destination(out)  # before minutes of reading, not after
-    project = load_checked(root, _warn, env)
+    project = load_checked(root, _warn, env, targets)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
@@ -79,7 +79,7 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _apply_saved(path, allow_destroy, env)
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
-    project = load_checked(path, _warn, env)
+    project = load_checked(path, _warn, env, targets)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)

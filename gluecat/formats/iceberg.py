@@ -18,9 +18,11 @@ from pyiceberg.table.metadata import TableMetadata
 from pyiceberg.table.sorting import NullOrder
 from pyiceberg.transforms import parse_transform
 
+from gluecat import aws
 from gluecat.aws import iceberg_s3_timeouts
 from gluecat.errors import ConflictError, LiveStateError
 from gluecat.formats.iceberg_diff import Op, fingerprint
+from gluecat.formats.iceberg_files import latest_metadata
 from gluecat.formats.iceberg_types import schema_of, to_iceberg
 from gluecat.glue import static_credentials
 from gluecat.model import IcebergColumn
@@ -44,6 +46,18 @@ class IcebergTables:
             properties["glue.id"] = catalog_id
         self.properties = properties
         self.catalog = GlueCatalog("gluecat", client=glue_client, **properties)
+        self._s3 = aws.client(session, "s3", endpoint_url)
+
+    def existing_metadata(self, location: str) -> str | None:
+        """The current metadata file an Iceberg table at `location` left behind, if any."""
+        return latest_metadata(self._s3, location)
+
+    def register(self, database: str, name: str, metadata_location: str) -> None:
+        """Give existing Iceberg metadata its Glue entry back (rows and snapshots as they are)."""
+        try:
+            self.catalog.register_table((database, name), metadata_location)
+        except Exception as exc:
+            raise LiveStateError(f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
 
     def read_metadata(self, metadata_location: str) -> TableMetadata:
         """The current metadata straight from its file: no Glue call (GetTables gave the location)."""
@@ -54,6 +68,12 @@ class IcebergTables:
             raise LiveStateError(f"cannot read Iceberg metadata {metadata_location}: {exc}") from exc
 
     def create(self, database: str, name: str, desired: dict[str, Any]) -> None:
+        found = self.existing_metadata(desired["location"])
+        if found:
+            raise LiveStateError(
+                f"{database}.{name}: {desired['location']} already holds an Iceberg table ({found}); gluecat"
+                " never creates a new table over it. Run plan again: it registers the existing one"
+            )
         columns = [IcebergColumn.model_validate(c) for c in desired["columns"]]
         try:
             transaction = self.catalog.create_table_transaction(

@@ -2,6 +2,7 @@
 
 from gluecat.model.catalog import CatalogConfig, Environment, SparkSettings
 from gluecat.model.database import Database
+from gluecat.model.lint_policy import LintPolicy
 from gluecat.model.partitions import PartitionEntry, PartitionGenerator, Range
 from gluecat.model.table import (
     TABLE_MODELS,
@@ -10,6 +11,7 @@ from gluecat.model.table import (
     HiveTable,
     IcebergColumn,
     IcebergTable,
+    RegistrationTable,
     Serde,
     Table,
     ViewTable,
@@ -25,9 +27,11 @@ __all__ = [
     "HiveTable",
     "IcebergColumn",
     "IcebergTable",
+    "LintPolicy",
     "PartitionEntry",
     "PartitionGenerator",
     "Range",
+    "RegistrationTable",
     "Serde",
     "SparkSettings",
     "Table",

@@ -9,7 +9,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
-_OBJECT_NAME = re.compile(r"^[a-z0-9_]+$")
+_PLAIN_NAME = re.compile(r"^[a-z0-9_]+$")
+# Glue's single-line pattern admits tab but no other control character.
+_CONTROL = frozenset(chr(c) for c in (*range(0x00, 0x09), *range(0x0A, 0x20), 0x7F))
 
 # Glue's input limits in UTF-8 bytes (AWS Glue API reference: DatabaseInput,
 # TableInput, Column, StorageDescriptor, PartitionInput), checked offline so
@@ -44,28 +46,37 @@ def at_most(limit: int, what: str) -> Callable[[str], str]:
     return check
 
 
+def _single_line(value: str, what: str) -> str:
+    """Glue's names are single-line strings of 1 to 255 bytes; any other character is legal."""
+    if not value:
+        raise ValueError(f"{what} is required")
+    at_most(MAX_NAME_BYTES, what)(value)
+    bad = next((c for c in value if c in _CONTROL), None)
+    if bad is not None:
+        raise ValueError(f"{what} {value!r} holds the control character {bad!r}; Glue names are one line of text")
+    return value
+
+
 def _object_name(value: str) -> str:
-    at_most(MAX_NAME_BYTES, "the name")(value)
+    _single_line(value, "the name")
     if value != value.lower():
         raise ValueError(
             f"name '{value}' must be lowercase: Glue stores '{value.lower()}' and the"
             " mixed-case name would diff forever"
         )
-    if not _OBJECT_NAME.match(value):
-        fixed = re.sub(r"[^a-z0-9_]", "_", value)
-        raise ValueError(f"name '{value}' may hold only a-z, 0-9 and '_' (Athena and Spark require it); e.g. '{fixed}'")
     return value
 
 
 def _column_name(value: str) -> str:
+    """Any case: Glue folds top-level column names to lowercase and gluecat compares them so."""
     if not value.strip():
         raise ValueError("a column name is required")
-    at_most(MAX_NAME_BYTES, "the column name")(value)
-    if value != value.lower():
-        raise ValueError(
-            f"column name '{value}' must be lowercase: Glue lowercases column names, so write '{value.lower()}'"
-        )
-    return value
+    return _single_line(value, "the column name")
+
+
+def plain_name(name: str) -> bool:
+    """A name Athena and Spark take unquoted: lowercase letters, digits and '_'."""
+    return bool(_PLAIN_NAME.match(name))
 
 
 def scalar_to_text(value: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from gluecat.model.base import Description, Location, ObjectName, Parameters, Strict
+from gluecat.model.lint_policy import LintPolicy
 
 
 class Database(Strict):
@@ -12,3 +13,4 @@ class Database(Strict):
     description: Description | None = None
     location: Location | None = Field(None, description="S3 URI; Spark needs it to create tables")
     parameters: Parameters = Field(default_factory=dict)
+    lint: LintPolicy | None = Field(None, description="Exceptions to lint rules, kept visible for review")

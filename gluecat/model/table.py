@@ -18,6 +18,7 @@ from gluecat.model.base import (
     Parameters,
     Strict,
 )
+from gluecat.model.lint_policy import LintPolicy
 from gluecat.model.partition_index import PartitionIndex
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
@@ -61,6 +62,7 @@ class TableBase(Strict):
     allow_breaking: str | None = Field(
         None, description="Why a breaking change to this table is deliberate: the plan gate lets it through"
     )
+    lint: LintPolicy | None = Field(None, description="Exceptions to lint rules, kept visible for review")
 
 
 def _storage_name(value: str) -> str:
@@ -195,10 +197,32 @@ class ViewTable(TableBase):
         return self
 
 
-Table = HiveTable | IcebergTable | DeltaTable | ViewTable
-TABLE_MODELS: dict[str, type[HiveTable] | type[IcebergTable] | type[DeltaTable] | type[ViewTable]] = {
+class RegistrationTable(TableBase):
+    """A Glue entry gluecat carries verbatim: created from `table_input` when missing, never changed.
+
+    For tables whose real definition lives elsewhere and cannot be read (an Iceberg table whose
+    metadata is gone, a Delta table whose log is out of reach, an Athena-registered Delta table)."""
+
+    format: Literal["registration"]
+    reason: str | None = Field(None, description="Why this table is carried as a registration")
+    table_input: dict[str, Any] = Field(description="The Glue TableInput, written as it is when the table is missing")
+
+    @model_validator(mode="after")
+    def _no_modelled_keys(self) -> RegistrationTable:
+        given = [key for key in ("location", "description") if getattr(self, key) is not None]
+        given += ["parameters"] if self.parameters else []
+        if given:
+            raise ValueError(f"a registration carries everything in `table_input`: move {', '.join(given)} there")
+        return self
+
+
+Table = HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable
+TABLE_MODELS: dict[
+    str, type[HiveTable] | type[IcebergTable] | type[DeltaTable] | type[ViewTable] | type[RegistrationTable]
+] = {
     "hive": HiveTable,
     "iceberg": IcebergTable,
     "delta": DeltaTable,
     "view": ViewTable,
+    "registration": RegistrationTable,
 }

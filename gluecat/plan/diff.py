@@ -26,7 +26,7 @@ from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.formats.spark_schema import has_schema_copy, rewritten
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
-from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
+from gluecat.model import DeltaTable, HiveTable, IcebergTable, RegistrationTable, ViewTable
 from gluecat.model.hivetype import same_type
 from gluecat.model.partitions import expand_partitions
 from gluecat.plan import impact
@@ -67,8 +67,16 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                 key = (database.name, table.name)
                 live_table = live_tables.get(table.name)
                 warehouse = project.config.warehouse
+                orphan = live.iceberg_orphans.get(key)
+                if live_table is None and orphan:
+                    changes.append(_allowing(_iceberg_register(database, table.model, *orphan, refusals), allow))
+                    continue
                 iceberg = _iceberg_change(database, table.model, live_table, live.iceberg.get(key), warehouse, refusals)
                 changes.extend([_allowing(iceberg, allow)] if iceberg else [])
+                continue
+            if isinstance(table.model, RegistrationTable):
+                if table.name not in live_tables:
+                    changes.append(_registration_create(database.name, table.name, table.model))
                 continue
             if isinstance(table.model, ViewTable):
                 view = _view_change(database, table.model, live_tables.get(table.name), ignore)
@@ -150,6 +158,32 @@ def _dropped_columns(diffs: Iterable[FieldDiff]) -> list[str]:
         for d in diffs
         if d.path.startswith("columns.") and d.after is None and d.before is not None and not d.path.endswith(suffixes)
     ]
+
+
+# registrations and re-registrations
+
+
+def _registration_create(database: str, name: str, model: RegistrationTable) -> Change:
+    """A registration is created exactly as carried, and never changed once Glue holds it."""
+    desired = {**model.table_input, "Name": name}
+    return Change(f"{database}.{name}", "table", Action.CREATE, database, name, desired, live_version=ABSENT,
+                  format="registration", reason="carried verbatim from `table_input`")  # fmt: skip
+
+
+def _iceberg_register(
+    database: LoadedDatabase, model: IcebergTable, metadata_location: str, metadata: TableMetadata, refusals: list[str]
+) -> Change:
+    """Glue lost the entry, the location kept the table: register it, then commit what the YAML adds."""
+    assert model.name is not None
+    result = diff_iceberg(model, metadata)
+    refusals.extend(f"{database.name}.{model.name}: {reason}" for reason in result.refusals)
+    desired = {"metadata_location": metadata_location, "ops": result.ops}
+    return Change(
+        f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,
+        tuple(result.diffs), live_version=ABSENT, format="iceberg", drops=result.destructive,
+        reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay",
+        findings=tuple(impact.lake_column_drops("iceberg", _dropped_columns(result.diffs))),
+    )  # fmt: skip
 
 
 # delta
@@ -402,8 +436,9 @@ def _extra_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
 
 
 def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[str, Any]]) -> Iterator[FieldDiff]:
-    live_by_name = {c["Name"]: c for c in live}
-    want_by_name = {c["Name"]: c for c in desired}
+    # Glue folds top-level column names to lowercase: `eventVersion` in YAML is `eventversion` live.
+    live_by_name = {c["Name"].lower(): c for c in live}
+    want_by_name = {c["Name"].lower(): c for c in desired}
     for name, want in want_by_name.items():
         have = live_by_name.get(name)
         if have is None:
@@ -460,8 +495,8 @@ def _carry_over(live: Shape, input_keys: tuple[str, ...], desired: Shape) -> Sha
 
 def _merge_columns(live: list[Shape], desired: list[Shape]) -> list[Shape]:
     """Declared columns, keeping what Glue holds beyond name/type (a live comment, parameters)."""
-    live_by_name = {c["Name"]: c for c in live}
-    return [{**live_by_name.get(c["Name"], {}), **c} for c in desired]
+    live_by_name = {c["Name"].lower(): c for c in live}
+    return [{**live_by_name.get(c["Name"].lower(), {}), **c} for c in desired]
 
 
 # partitions
@@ -528,7 +563,7 @@ def _parameter_diffs(prefix: str, live: Mapping[str, str], desired: Mapping[str,
 
 
 def _partition_keys(table: Shape) -> list[tuple[str, str]]:
-    return [(c["Name"], c.get("Type", "")) for c in table.get("PartitionKeys") or []]
+    return [(c["Name"].lower(), c.get("Type", "")) for c in table.get("PartitionKeys") or []]
 
 
 def _keys_text(table: Shape) -> str:

@@ -14,13 +14,14 @@ Kind = Literal["database", "table", "index"]
 
 class Action(StrEnum):
     CREATE = "create"
+    REGISTER = "register"  # a table's existing files get their Glue entry back: nothing new is made
     UPDATE = "update"
     REPLACE = "replace"
     DELETE = "delete"
 
     @property
     def glyph(self) -> str:
-        return {"create": "+", "update": "~", "replace": "-/+", "delete": "-"}[self.value]
+        return {"create": "+", "register": "+=", "update": "~", "replace": "-/+", "delete": "-"}[self.value]
 
     @property
     def destructive(self) -> bool:
@@ -28,7 +29,7 @@ class Action(StrEnum):
 
     @property
     def past(self) -> str:
-        return {"create": "created", "update": "updated", "replace": "replaced", "delete": "deleted"}[self.value]
+        return "registered" if self is Action.REGISTER else f"{self.value.removesuffix('e')}ed"
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from gluecat.render.text import (
 
 COLOURS = {
     Action.CREATE: "green",
+    Action.REGISTER: "green",
     Action.UPDATE: "yellow",
     Action.REPLACE: "magenta",
     Action.DELETE: "red",

@@ -17,8 +17,9 @@ def value(item: Any) -> str:
 
 def summary_line(plan: Plan) -> str:
     counts = plan.summary()
+    registers = f" {counts['register']:,} to register," if counts["register"] else ""
     return (
-        f"Plan: {counts['create']:,} to create, {counts['update']:,} to update,"
+        f"Plan: {counts['create']:,} to create,{registers} {counts['update']:,} to update,"
         f" {counts['replace']:,} to replace, {counts['delete']:,} to delete."
     )
 

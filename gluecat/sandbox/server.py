@@ -108,8 +108,9 @@ class LocalGlue:
     def reset_counts(self) -> None:
         self._post(f"{CONTROL_PREFIX}/reset-counts")
 
-    def configure(self, page_size: int | None = None, throttle_rate: float = 0.0) -> None:
-        self._post(f"{CONTROL_PREFIX}/options", {"page_size": page_size, "throttle_rate": throttle_rate})
+    def configure(self, page_size: int | None = None, throttle_rate: float = 0.0, fold_names: bool = True) -> None:
+        settings = {"page_size": page_size, "throttle_rate": throttle_rate, "fold_names": fold_names}
+        self._post(f"{CONTROL_PREFIX}/options", settings)
 
     def calls(self) -> Counter[str]:
         return Counter(self._post(f"{CONTROL_PREFIX}/calls")["calls"])

@@ -50,6 +50,8 @@ class StrictOptions:
     page_size: int | None = None
     throttle_rate: float = 0.0
     seed: int = 7
+    # Glue folds names to lowercase; off, the layer keeps their case as lenient stand-ins do.
+    fold_names: bool = True
 
 
 @dataclass
@@ -99,7 +101,7 @@ class StrictGlue:
         if throttled:
             response = _error("ThrottlingException", "Rate exceeded")
         else:
-            response = self._handle(operation, _lowercase_names(body), environ)
+            response = self._handle(operation, _lowercase_names(body) if self.options.fold_names else body, environ)
         start_response(f"{response.status} X", response.headers)
         return [response.body]
 
@@ -114,6 +116,7 @@ class StrictGlue:
                 settings = json.loads(_read_body(environ) or b"{}")
                 self.options.page_size = settings.get("page_size")
                 self.options.throttle_rate = float(settings.get("throttle_rate", 0.0))
+                self.options.fold_names = bool(settings.get("fold_names", True))
             return _json({"calls": dict(self.calls), "throttled": self.throttled})
 
     def _handle(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:

@@ -128,7 +128,9 @@ def test_edited_files_are_kept_without_force(tmp_path: Path, server: LocalGlue, 
     assert "description: mine" not in edited.read_text()
 
 
-def test_a_table_the_model_cannot_hold_is_named(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+def test_a_table_the_model_cannot_hold_is_carried_as_a_registration(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
     raw_glue.create_database(DatabaseInput={"Name": "raw", "LocationUri": "s3://lake/raw/"})
     raw_glue.create_table(DatabaseName="raw", TableInput={
         "Name": "weird", "TableType": "EXTERNAL_TABLE",
@@ -138,9 +140,10 @@ def test_a_table_the_model_cannot_hold_is_named(tmp_path: Path, server: LocalGlu
     root.mkdir()
     (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
     result = gluecat("import", str(root))
-    assert result.exit_code == 1
+    assert result.exit_code == 0, result.output
     assert "raw.weird" in result.output and "uniontype" in result.output
-    assert not (root / "raw" / "tables" / "weird.yaml").exists()
+    assert "format: registration" in (root / "raw" / "tables" / "weird.yaml").read_text()
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
 
 
 def test_import_lists_tables_in_pages(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:

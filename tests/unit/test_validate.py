@@ -89,12 +89,12 @@ BROKEN = [
         "precision must be 1..38",
     ),
     (
-        "uppercase column",
+        "column name of two lines",
         "sales/tables/orders.yaml",
-        "storage: parquet\ncolumns:\n  - name: Amount\n    type: int\n",
+        'storage: parquet\ncolumns:\n  - name: "amount\\nusd"\n    type: int\n',
         3,
         11,
-        "must be lowercase",
+        "control character",
     ),
     ("bad table name", "sales/tables/Orders.yaml", GOOD_TABLE, 1, 1, "must be lowercase"),
     (
