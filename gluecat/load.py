@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
+from gluecat.gcpause import paused_gc
 from gluecat.model import (
     TABLE_MODELS,
     CatalogConfig,
@@ -72,6 +73,11 @@ def load_project(root: Path) -> Project:
 
 def load_partial(root: Path) -> tuple[Project | None, list[SpecError]]:
     """What loads, and every error: validate lints the files that loaded even when others did not."""
+    with paused_gc():
+        return _load_partial(root)
+
+
+def _load_partial(root: Path) -> tuple[Project | None, list[SpecError]]:
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
         position = SourcePosition(catalog_path, 1, 1)
