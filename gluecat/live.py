@@ -5,18 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
-
-from pyiceberg.table.metadata import TableMetadata
+from typing import TYPE_CHECKING, TypeVar
 
 from gluecat.connect import Connection
-from gluecat.formats.delta import DeltaLog
 from gluecat.glue import Shape
 from gluecat.load import Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable
 from gluecat.model.partitions import partition_count
 from gluecat.plain import counted
 from gluecat.targets import Targets
+
+if TYPE_CHECKING:  # loaded only when the project holds Iceberg or Delta tables
+    from pyiceberg.table.metadata import TableMetadata
+
+    from gluecat.formats.delta import DeltaLog
 
 READ_WORKERS = 8
 T = TypeVar("T")

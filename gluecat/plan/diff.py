@@ -6,9 +6,7 @@ import dataclasses
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
-
-from pyiceberg.table.metadata import TableMetadata
+from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.database import database_input
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
@@ -18,10 +16,6 @@ from gluecat.convert.locations import lake_location, partition_location, table_l
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS, PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
-from gluecat.formats.delta import DeltaLog
-from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
-from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
-from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.formats.spark_schema import has_schema_copy, rewritten
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
@@ -37,6 +31,11 @@ from gluecat.plan.partition_drift import partition_drift
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
+
+if TYPE_CHECKING:  # pyiceberg and deltalake load only for plans that hold such tables (~0.5 s)
+    from pyiceberg.table.metadata import TableMetadata
+
+    from gluecat.formats.delta import DeltaLog
 
 Shape = dict[str, Any]
 ABSENT = "absent"
@@ -161,6 +160,8 @@ def _delta_change(
     ignore: tuple[str, ...],
     refusals: list[str],
 ) -> Change | None:
+    from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
+
     assert model.name is not None and model.location is not None  # lint requires the location
     address = f"{database.name}.{model.name}"
     glue: Shape = dict(delta_table_input(model, model.location))
@@ -206,6 +207,9 @@ def _iceberg_change(
     warehouse: str | None,
     refusals: list[str],
 ) -> Change | None:
+    from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
+    from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
+
     assert model.name is not None
     address = f"{database.name}.{model.name}"
     location = lake_location(model, database.model, warehouse)

@@ -15,6 +15,7 @@ from collections import Counter
 from types import TracebackType
 from typing import Any
 
+from gluecat.sandbox import fast_partitions
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 
 STARTUP_SECONDS = 60
@@ -102,6 +103,7 @@ def serve(options: StrictOptions, port: int) -> None:
         def log_request(self, *args: object) -> None:
             pass
 
+    fast_partitions.install()
     app = StrictGlue(DomainDispatcherApplication(create_backend_app), options)
     server = make_server("127.0.0.1", port, app, threaded=True, request_handler=QuietHandler)
     print(f"PORT {server.server_address[1]}", flush=True)

@@ -13,6 +13,7 @@ import io
 import json
 import random
 import threading
+import time
 import uuid
 import zlib
 from collections import Counter
@@ -48,6 +49,7 @@ class StrictOptions:
     page_size: int | None = None
     throttle_rate: float = 0.0
     seed: int = 7
+    latency_ms: float = 0.0  # added to every Glue call, as a network round trip to AWS would
 
 
 @dataclass
@@ -84,6 +86,8 @@ class StrictGlue:
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
         body = json.loads(_read_body(environ) or b"{}")
+        if self.options.latency_ms:
+            time.sleep(self.options.latency_ms / 1000)
         with self._lock:
             self.calls[operation] += 1
             throttled = self._random.random() < self.options.throttle_rate
