@@ -16,7 +16,8 @@ from gluecat.convert.hive import partition_shape
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import EntryError, Glue
 from gluecat.partition_schema import follow_entries
-from gluecat.plan.diff import ABSENT, fingerprint, partition_input_of, version_of
+from gluecat.plan.diff import ABSENT, version_of
+from gluecat.plan.fingerprint import fingerprint, partition_input_of
 from gluecat.plan.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 
 TABLE_WORKERS = 8

@@ -11,7 +11,7 @@ from gluecat.errors import SpecError, SpecErrors
 from gluecat.lint import Finding, lint
 from gluecat.live import read_live
 from gluecat.load import Project, load_project
-from gluecat.plan.diff import build_plan
+from gluecat.plan.diff import build_plan, live_partitions_for
 from gluecat.plan.model import Plan
 from gluecat.targets import Targets
 
@@ -31,6 +31,7 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
-    plan = build_plan(project, read_live(connection, project, targets, progress), targets)
+    live = read_live(connection, project, targets, progress, live_partitions_for(project))
+    plan = build_plan(project, live, targets)
     note = targets.note()
     return replace(plan, notes=(note, *plan.notes)) if note else plan

@@ -34,6 +34,12 @@ class LocalGlue:
         assert self._process is not None, "start() first"
         return f"http://127.0.0.1:{self._port}"
 
+    @property
+    def pid(self) -> int:
+        """The server's process id (benchmarks read its CPU time apart from the client's)."""
+        assert self._process is not None, "start() first"
+        return self._process.pid
+
     def start(self) -> LocalGlue:
         self._process = subprocess.Popen(
             [

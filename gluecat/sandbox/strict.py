@@ -165,6 +165,7 @@ class StrictGlue:
         if self.options.page_size:
             max_results = min(max_results, self.options.page_size)
         segment = body.pop("Segment", None)
+        exclude_columns = body.pop("ExcludeColumnSchema", False)  # GetPartitions; moto ignores it
         if token:
             with self._lock:
                 items = self._pages.pop(_decode(token), None)
@@ -181,6 +182,8 @@ class StrictGlue:
                     return _error("InvalidInputException", problem)
                 items = [i for i in items if _segment_of(i, segment["TotalSegments"]) == segment["SegmentNumber"]]
         page, rest = items[:max_results], items[max_results:]
+        if exclude_columns:
+            page = [_without_columns(item) for item in page]
         result: dict[str, Any] = {list_key: page}
         if rest:
             next_id = uuid.uuid4().hex
@@ -188,6 +191,13 @@ class StrictGlue:
                 self._pages[next_id] = rest
             result["NextToken"] = _encode(next_id)
         return _json(result)
+
+
+def _without_columns(partition: dict[str, Any]) -> dict[str, Any]:
+    if "StorageDescriptor" not in partition:
+        return partition
+    descriptor = {k: v for k, v in (partition.get("StorageDescriptor") or {}).items() if k != "Columns"}
+    return {**partition, "StorageDescriptor": descriptor}
 
 
 def _segment_problem(segment: dict[str, Any]) -> str | None:
