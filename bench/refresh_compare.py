@@ -49,11 +49,23 @@ def build(root: Path, endpoint: str, tables: int, partitions: int) -> None:
     )
 
 
-def gluecat(*args: str) -> tuple[float, int, str]:
-    """Wall seconds, exit code and stderr of one gluecat command in a fresh process."""
+def gluecat(*args: str) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds, exit code and stderr of one gluecat command in a fresh process."""
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "gluecat", *args], capture_output=True, text=True, env=_env())
-    return time.perf_counter() - started, done.returncode, done.stderr
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gluecat", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env()
+    )
+    assert process.stderr is not None
+    errors = process.stderr.read().decode()
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), errors
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def refresh(endpoint: str, tables: list[str], partitions: int, workers: int) -> float:
@@ -99,21 +111,31 @@ def main() -> None:
         root = Path(tmp) / "catalog"
         root.mkdir()
         build(root, server.endpoint_url, options.tables, options.partitions)
-        _, code, errors = gluecat("apply", str(root), "--auto-approve")
+        _, _, code, errors = gluecat("apply", str(root), "--auto-approve")
         if code != 0:
             raise SystemExit(f"apply failed: {errors}")
         server.reset_counts()
-        plan_seconds, code, errors = gluecat("plan", str(root), "--detailed-exitcode")
+        emulator = process_cpu(server.pid)
+        plan_seconds, plan_cpu, code, errors = gluecat("plan", str(root), "--detailed-exitcode")
         if code != 0:
             raise SystemExit(f"the plan is not clean (exit {code}): {errors}")
+        plan_emulator = process_cpu(server.pid) - emulator
         plan_calls = sum(server.calls().values())
         server.reset_counts()
         names = [path.stem for path in sorted((root / DATABASE / "tables").glob("*.yaml"))]
+        emulator, client = process_cpu(server.pid), time.process_time()
         refresh_seconds = refresh(server.endpoint_url, names, options.partitions, options.workers)
+        refresh_cpu, refresh_emulator = time.process_time() - client, process_cpu(server.pid) - emulator
         refresh_calls = sum(server.calls().values())
     print(f"catalog: {options.tables} tables, {options.partitions} partitions in one; {options.latency_ms:g} ms a call")
-    print(f"gluecat plan (whole command):  {plan_seconds:6.2f} s wall, {plan_calls:>6} calls")
-    print(f"per-resource refresh ({options.workers} at once): {refresh_seconds:6.2f} s wall, {refresh_calls:>6} calls")
+    print(
+        f"gluecat plan (whole command):      {plan_seconds:6.2f} s wall, {plan_calls:>5} calls;"
+        f" CPU {plan_cpu:.2f} s, emulator {plan_emulator:.2f} s"
+    )
+    print(
+        f"per-resource refresh ({options.workers} at once): {refresh_seconds:6.2f} s wall, {refresh_calls:>5} calls;"
+        f" CPU {refresh_cpu:.2f} s, emulator {refresh_emulator:.2f} s"
+    )
     print(f"speed-up: {refresh_seconds / plan_seconds:.1f}x")
 
 
