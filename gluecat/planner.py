@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gluecat.connect import Connection
 from gluecat.errors import SpecError, SpecErrors
+from gluecat.gcpause import paused_gc
 from gluecat.lint import Finding, lint
 from gluecat.live import read_live
 from gluecat.load import Project, load_project
@@ -31,7 +32,8 @@ def load_checked(root: Path, warn: Callable[[Finding], None]) -> Project:
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
-    live = read_live(connection, project, targets, progress, live_partitions_for(project))
-    plan = build_plan(project, live, targets)
+    with paused_gc():  # pages of partitions: millions of short-lived dicts, no cycles among them
+        live = read_live(connection, project, targets, progress, live_partitions_for(project))
+        plan = build_plan(project, live, targets)
     note = targets.note()
     return replace(plan, notes=(note, *plan.notes)) if note else plan

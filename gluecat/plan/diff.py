@@ -505,10 +505,12 @@ def _partition_changes(
     if model.partitions is None:  # not declared: live partitions are left alone but for `follow`
         prune = False
     # The generators expand once, here; the live side is what the pages left behind.
-    for values, wanted in DeclaredPartitions(model.partitions or [], keys, location):
+    declared = DeclaredPartitions(model.partitions or [], keys, location)
+    for values, explicit in declared:
         if live is None or values not in live.seen:
-            creates.append(PartitionWrite(values, wanted))
+            creates.append(PartitionWrite(values, declared.location(values, explicit)))
         elif (moved := live.moved.get(values)) is not None:
+            wanted = declared.location(values, explicit)
             updates.append(PartitionWrite(values, wanted, moved.live_location, moved.shape))
     deletes = tuple(sorted(live.undeclared)) if prune and live is not None else ()
     fingerprints = {w.values: fingerprint(w.live) for w in updates if w.live is not None}

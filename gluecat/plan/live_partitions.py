@@ -54,18 +54,21 @@ class DeclaredPartitions:
     def wanted(self, values: Values) -> str | None:
         """Where a declared partition belongs; None when the table does not declare it."""
         if values in self._explicit:
-            return self._explicit[values] or partition_location(self.table_location, self.keys, values)
+            return self.location(values, self._explicit[values])
         if len(values) == len(self.keys):
             for tests in self._generators:
                 if all(test(value) for test, value in zip(tests, values, strict=True)):
-                    return partition_location(self.table_location, self.keys, values)
+                    return self.location(values, None)
         return None
 
-    def __iter__(self) -> Iterator[tuple[Values, str]]:
-        """Every declared partition and where it belongs, in declaration order."""
+    def location(self, values: Values, explicit: str | None) -> str:
+        return explicit or partition_location(self.table_location, self.keys, values)
+
+    def __iter__(self) -> Iterator[tuple[Values, str | None]]:
+        """Every declared partition with its explicit location (None: the default), in declaration
+        order; `location` says where it belongs (worked out only where a change needs it)."""
         for item in self.items:
-            for values, explicit in expand_item(item, list(self.keys)):
-                yield values, explicit or partition_location(self.table_location, self.keys, values)
+            yield from expand_item(item, list(self.keys))
 
 
 def _axis_test(generator: PartitionGenerator, key: str) -> Callable[[str], bool]:

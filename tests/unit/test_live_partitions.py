@@ -35,7 +35,7 @@ def _declared() -> DeclaredPartitions:
 
 def test_every_expanded_partition_is_declared_where_the_expansion_puts_it() -> None:
     declared = _declared()
-    expanded = list(declared)
+    expanded = [(values, declared.location(values, explicit)) for values, explicit in declared]
     assert len(expanded) == 6 * 4 + 4 + 2
     assert expanded[0] == (("2024-01", "003"), f"{TABLE}/dt=2024-01/n=003/")
     assert (("z", "1"), "s3://elsewhere/z/") in expanded
