@@ -19,7 +19,8 @@ from gluecat.glue import EntryError, Glue
 from gluecat.index_apply import Waiter, apply_index_change, in_order
 from gluecat.index_apply import live_version as index_version
 from gluecat.partition_schema import follow_entries
-from gluecat.plan.diff import ABSENT, fingerprint, partition_input_of, version_of
+from gluecat.plan.diff import ABSENT, version_of
+from gluecat.plan.fingerprint import fingerprint, partition_input_of
 from gluecat.plan.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 
 TABLE_WORKERS = 8

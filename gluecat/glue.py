@@ -111,16 +111,20 @@ class Glue:
         return result
 
     def _pages(self, operation: str, key: str, **kwargs: Any) -> list[Shape]:
-        paginator = self.client.get_paginator(operation)
         items: list[Shape] = []
+        for page in self._each_page(operation, key, **kwargs):
+            items.extend(page)
+        return items
+
+    def _each_page(self, operation: str, key: str, **kwargs: Any) -> Iterator[list[Shape]]:
+        paginator = self.client.get_paginator(operation)
         try:
             for page in paginator.paginate(**self.catalog, **kwargs):
-                items.extend(page[key])
+                yield page[key]
         except ClientError as exc:
             raise _translate(exc) from exc
         except BotoCoreError as exc:
             raise LiveStateError(f"cannot reach Glue: {aws.explain(exc)}") from exc
-        return items
 
     # reads
 
@@ -165,6 +169,25 @@ class Glue:
         return self._pages(
             "get_partition_indexes", "PartitionIndexDescriptorList", DatabaseName=database, TableName=table
         )
+
+    def each_partition_page(
+        self, database: str, table: str, expected: int, consume: Callable[[list[Shape]], None], columns: bool = True
+    ) -> None:
+        """Hand every page of partitions to `consume` as it arrives (from parallel segments, so
+        `consume` must be thread-safe), holding none of them; `columns=False` asks Glue to leave
+        out each partition's column list (ExcludeColumnSchema), which halves a page."""
+        total = segments_for(expected)
+        options: dict[str, Any] = {"DatabaseName": database, "TableName": table}
+        if not columns:
+            options["ExcludeColumnSchema"] = True
+
+        def segment(number: int) -> None:
+            segmented = {"Segment": {"SegmentNumber": number, "TotalSegments": total}} if total > 1 else {}
+            for page in self._each_page("get_partitions", "Partitions", **options, **segmented):
+                consume(page)
+
+        with ThreadPoolExecutor(max_workers=total) as pool:
+            list(pool.map(segment, range(total)))
 
     def partitions_by_values(self, database: str, table: str, values: Sequence[Sequence[str]]) -> list[Shape]:
         """The partitions with these values that exist (BatchGetPartition, 1,000 keys a call)."""

@@ -5,29 +5,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
-
-from pyiceberg.table.metadata import TableMetadata
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from gluecat.connect import Connection
 from gluecat.convert.locations import lake_location
-from gluecat.formats.delta import DeltaLog
 from gluecat.glue import Shape
-from gluecat.load import Project
+from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable
 from gluecat.model.partitions import partition_count
 from gluecat.plain import counted
 from gluecat.targets import Targets
 
+if TYPE_CHECKING:  # loaded only when the project holds Iceberg or Delta tables
+    from pyiceberg.table.metadata import TableMetadata
+
+    from gluecat.formats.delta import DeltaLog
+
 READ_WORKERS = 8
 T = TypeVar("T")
+
+
+class PartitionSink(Protocol):
+    """Where a table's live partitions go, page by page, instead of a list holding them all."""
+
+    columns: bool  # read each partition's column list (without it, a page is half the size)
+
+    def add(self, page: list[Shape]) -> None: ...  # called from parallel segments
+
+    def incomplete(self) -> list[tuple[str, ...]]: ...  # read without columns, but wanted whole
+
+    def complete(self, partitions: list[Shape]) -> None: ...
+
+
+SinkFor = Callable[[LoadedDatabase, LoadedTable, Shape], PartitionSink | None]
 
 
 @dataclass(frozen=True)
 class LiveCatalog:
     databases: dict[str, Shape]
     tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
-    partitions: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
+    partitions: dict[tuple[str, str], PartitionSink] = field(default_factory=dict)
     iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
     delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
     indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
@@ -36,11 +53,11 @@ class LiveCatalog:
 
 
 def read_live(
-    connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None]
+    connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None], sink_for: SinkFor
 ) -> LiveCatalog:
     """Databases (GetDatabases pages), tables of managed databases (GetTables pages), and the
     partitions of tables that declare `partitions` or `partition_schema: follow` (GetPartitions,
-    parallel segments)."""
+    parallel segments), each page handed to the sink `sink_for` gives the table as it arrives."""
     glue = connection.glue
     progress("reading databases")
     databases = {db["Name"]: db for db in glue.databases()}
@@ -50,18 +67,19 @@ def read_live(
         listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
     wanted = [
-        (db.name, table.name, partition_count(table.model.partitions or []))
+        (db, table, partition_count(table.model.partitions or []), sink)
         for db in managed
         for table in db.tables
         if isinstance(table.model, HiveTable)
         and (table.model.partitions is not None or table.model.partition_schema == "follow")
         and targets.table(db.name, table.name)
         and table.name in tables[db.name]
+        and (sink := sink_for(db, table, tables[db.name][table.name])) is not None
     ]
     progress(f"reading partitions of {counted(len(wanted), 'table')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        read = pool.map(lambda w: glue.partitions(w[0], w[1], w[2]), wanted)
-        partitions = {(db, name): found for (db, name, _), found in zip(wanted, read, strict=True)}
+        list(pool.map(lambda w: _read_partitions(connection, w[0].name, w[1].name, w[2], w[3]), wanted))
+        partitions = {(db.name, table.name): sink for db, table, _, sink in wanted}
     iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
     delta = _delta_logs(connection, project, targets, progress)
     return LiveCatalog(
@@ -113,6 +131,14 @@ def _iceberg_orphans(
     found = {key: uri for key, uri in _read_each(connection.iceberg.existing_metadata, wanted).items() if uri}
     metadata = _read_each(connection.iceberg.read_metadata, list(found.items()))
     return {key: (found[key], metadata[key]) for key in found}
+
+
+def _read_partitions(connection: Connection, database: str, table: str, expected: int, sink: PartitionSink) -> None:
+    glue = connection.glue
+    glue.each_partition_page(database, table, expected, sink.add, columns=sink.columns)
+    incomplete = sink.incomplete()
+    if incomplete:  # only partitions a change touches: a no-change plan makes no such call
+        sink.complete(glue.partitions_by_values(database, table, incomplete))
 
 
 def _delta_logs(

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from gluecat.environments import choose
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
+from gluecat.gcpause import paused_gc
 from gluecat.interpolate import Context, interpolate
 from gluecat.model import (
     TABLE_MODELS,
@@ -95,6 +96,11 @@ def load_partial(
     root: Path, env: str | None = None, secrets_required: bool = True
 ) -> tuple[Project | None, list[SpecError]]:
     """What loads, and every error: validate lints the files that loaded even when others did not."""
+    with paused_gc():
+        return _load_partial(root, env, secrets_required)
+
+
+def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[Project | None, list[SpecError]]:
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
         position = SourcePosition(catalog_path, 1, 1)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from gluecat.connect import Connection
 from gluecat.errors import SpecError, SpecErrors
+from gluecat.gcpause import paused_gc
 from gluecat.lint import Finding, lint
 from gluecat.live import read_live
 from gluecat.load import Project, load_project
-from gluecat.plan.diff import build_plan
+from gluecat.plan.diff import build_plan, live_partitions_for
 from gluecat.plan.model import Plan
 from gluecat.targets import Targets
 
@@ -43,7 +44,9 @@ def _targeted(address: str, targets: Targets) -> bool:
 
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
-    plan = build_plan(project, read_live(connection, project, targets, progress), targets)
+    with paused_gc():  # pages of partitions: millions of short-lived dicts, no cycles among them
+        live = read_live(connection, project, targets, progress, live_partitions_for(project))
+        plan = build_plan(project, live, targets)
     plan = replace(plan, env=project.env)
     note = targets.note()
     return replace(plan, notes=(note, *plan.notes)) if note else plan

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from gluecat.model import Database
@@ -10,13 +11,14 @@ from gluecat.model.table import TableBase
 HIVE_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 # Hive's FileUtils.escapePathName: control characters and these are written as %XX.
 _ESCAPED = frozenset([chr(c) for c in range(0x01, 0x20)] + list("\"#%'*/:=?\\\x7f{[]^"))
+_TO_ESCAPE = re.compile("[" + re.escape("".join(sorted(_ESCAPED))) + "]")
 
 
 def escape_path_name(value: str) -> str:
     """Escape a partition value for a path exactly as Hive (and Spark) do."""
     if not value:
         return HIVE_DEFAULT_PARTITION
-    return "".join(f"%{ord(char):02X}" if char in _ESCAPED else char for char in value)
+    return _TO_ESCAPE.sub(lambda found: f"%{ord(found.group()):02X}", value)
 
 
 def join(base: str, *parts: str) -> str:

@@ -8,6 +8,7 @@ same type in different spellings (``DECIMAL(10, 2)``, ``decimal(10,2)``,
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 
@@ -40,6 +41,8 @@ MAX_VARCHAR_LENGTH = 65535
 MAX_TYPE_DEPTH = 100
 _SHOWN_CHARS = 80
 _PLAIN_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NUMBER = re.compile(r"\d+")
 
 
 class HiveTypeError(ValueError):
@@ -127,7 +130,7 @@ class _Parser:
 
     def word(self) -> str:
         self.skip_spaces()
-        match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(self.text, self.pos)
+        match = _WORD.match(self.text, self.pos)
         if not match:
             found = repr(self.peek()) if self.peek() else "the end"
             raise self.fail(f"expected a type name at position {self.pos + 1}, found {found}")
@@ -136,7 +139,7 @@ class _Parser:
 
     def number(self) -> int:
         self.skip_spaces()
-        match = re.compile(r"\d+").match(self.text, self.pos)
+        match = _NUMBER.match(self.text, self.pos)
         if not match:
             raise self.fail(f"expected a number at position {self.pos + 1}")
         self.pos = match.end()
@@ -303,6 +306,7 @@ def normalise(hive_type: HiveType) -> HiveType:
     return hive_type
 
 
+@functools.lru_cache(maxsize=4096)  # a catalog spells the same few hundred types again and again
 def canonical(text: str, iceberg: bool = False) -> str:
     """Parse and print: the spelling gluecat writes to Glue."""
     return render(parse(text, iceberg))

@@ -13,6 +13,7 @@ the value Hive and Spark write for a null key: Glue refuses empty values.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -103,7 +104,21 @@ class Range(Strict):
                 return
 
 
+# The spellings people write almost always, parsed without strptime (which
+# looks up the locale on every call: ~20 µs, most of validating a generator).
+_ISO_MOMENT = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2})(?:T([0-9]{2})|[T ]([0-9]{2}):([0-9]{2}):([0-9]{2}))?)?")
+
+
 def _parse_moment(text: str) -> datetime:
+    match = _ISO_MOMENT.fullmatch(text)
+    if match:
+        year, month, day, hour_only, hour, minute, second = match.groups()
+        try:
+            return datetime(
+                int(year), int(month), int(day or 1), int(hour_only or hour or 0), int(minute or 0), int(second or 0)
+            )
+        except ValueError:
+            pass  # out of range: strptime below words the refusal
     for fmt in ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H", "%Y-%m-%d", "%Y-%m"):
         try:
             return datetime.strptime(text, fmt)

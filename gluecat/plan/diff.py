@@ -3,42 +3,39 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
-
-from pyiceberg.table.metadata import TableMetadata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.database import database_input
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
 from gluecat.convert.hive import hive_table_input
-from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.convert.locations import lake_location, table_location
 from gluecat.convert.partition_index import with_indexes
-from gluecat.convert.shapes import DATABASE_INPUT_KEYS, PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
+from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
 from gluecat.errors import PlanError
-from gluecat.formats.delta import DeltaLog
-from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
-from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
-from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 from gluecat.formats.spark_schema import has_schema_copy, rewritten
 from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, RegistrationTable, ViewTable
 from gluecat.model.hivetype import same_type
-from gluecat.model.partitions import expand_partitions
 from gluecat.plan import impact
+from gluecat.plan.fingerprint import fingerprint
 from gluecat.plan.hive_impact import hive_findings, storage_of
 from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.index_diff import index_changes
+from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.parameters import managed
-from gluecat.plan.partition_drift import partition_drift
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
+
+if TYPE_CHECKING:  # pyiceberg and deltalake load only for plans that hold such tables (~0.5 s)
+    from pyiceberg.table.metadata import TableMetadata
+
+    from gluecat.formats.delta import DeltaLog
 
 Shape = dict[str, Any]
 ABSENT = "absent"
@@ -174,6 +171,8 @@ def _iceberg_register(
     database: LoadedDatabase, model: IcebergTable, metadata_location: str, metadata: TableMetadata, refusals: list[str]
 ) -> Change:
     """Glue lost the entry, the location kept the table: register it, then commit what the YAML adds."""
+    from gluecat.formats.iceberg_diff import diff_iceberg  # pyiceberg loads only when a plan needs it
+
     assert model.name is not None
     result = diff_iceberg(model, metadata)
     refusals.extend(f"{database.name}.{model.name}: {reason}" for reason in result.refusals)
@@ -197,6 +196,8 @@ def _delta_change(
     ignore: tuple[str, ...],
     refusals: list[str],
 ) -> Change | None:
+    from gluecat.formats.delta_diff import creation_spec, diff_delta, log_matches
+
     assert model.name is not None and model.location is not None  # lint requires the location
     address = f"{database.name}.{model.name}"
     glue: Shape = dict(delta_table_input(model, model.location))
@@ -242,6 +243,9 @@ def _iceberg_change(
     warehouse: str | None,
     refusals: list[str],
 ) -> Change | None:
+    from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
+    from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
+
     assert model.name is not None
     address = f"{database.name}.{model.name}"
     location = lake_location(model, database.model, warehouse)
@@ -322,9 +326,8 @@ def _table_changes(
 ) -> Iterator[Change | PartitionChanges]:
     address = f"{database.name}.{table.name}"
     location = table_location(model, database.model)
-    desired: Shape = dict(hive_table_input(model, location))
-    desired["Parameters"] = managed(desired["Parameters"], ignore)
-    live_partitions: list[Shape] = []
+    desired = _desired_hive(model, location, ignore)
+    partitions: LivePartitions | None = None
     follows: tuple[tuple[str, ...], ...] = ()
     created = with_indexes(desired, model.partition_indexes)  # CreateTable makes them with the table
     if live is None:
@@ -338,15 +341,13 @@ def _table_changes(
             findings=(impact.table_replace(before, after),),
         )  # fmt: skip
     else:
-        live_partitions = live_catalog.partitions.get((database.name, table.name), [])
+        read = live_catalog.partitions.get((database.name, table.name))
+        partitions = read if isinstance(read, LivePartitions) else None
         follow = model.partition_schema == "follow"
         diffs = tuple(_hive_diffs(live, desired))
-        drift_finding = None
-        # Drift costs a look at every partition: only for `follow`, or when this plan moves the schema.
-        if follow or any(_moves_partition_schema(d) for d in diffs):
-            drift = partition_drift(live_partitions, desired["StorageDescriptor"], storage_of(desired))
-            drift_finding = drift.finding(storage_of(desired), follow)
-            follows = drift.drifted if follow else ()
+        drift = partitions.drift() if partitions is not None else None
+        drift_finding = drift.finding(storage_of(desired), follow) if drift is not None else None
+        follows = drift.drifted if follow and drift is not None else ()
         if diffs:
             yield _hive_update(address, database.name, table.name, live, desired, diffs, drift_finding)
         if model.partition_indexes is not None:
@@ -354,7 +355,37 @@ def _table_changes(
             live_indexes = live_catalog.indexes.get((database.name, table.name), [])
             yield from index_changes(database.name, table.name, model.partition_indexes, live_indexes, parameters)
     if location and (model.partitions is not None or follows):
-        yield _partition_changes(database.name, table.name, model, desired, location, live_partitions, prune, follows)
+        yield _partition_changes(database.name, table.name, model, desired, location, partitions, prune, follows)
+
+
+def _desired_hive(model: HiveTable, location: str | None, ignore: tuple[str, ...]) -> Shape:
+    desired: Shape = dict(hive_table_input(model, location))
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
+    return desired
+
+
+def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTable, Shape], LivePartitions | None]:
+    """What each table's live partitions are folded into as they are read; None where the plan
+    needs none (partition keys change: the table is replaced with its declared partitions)."""
+    ignore = tuple(project.config.ignore_parameters)
+
+    def fold_for(database: LoadedDatabase, table: LoadedTable, live: Shape) -> LivePartitions | None:
+        model = table.model
+        assert isinstance(model, HiveTable)
+        location = table_location(model, database.model)
+        desired = _desired_hive(model, location, ignore)
+        if not location or _partition_keys(live) != _partition_keys(desired):
+            return None
+        declared = None
+        if model.partitions is not None:
+            declared = DeclaredPartitions(model.partitions, tuple(k.name for k in model.partition_keys), location)
+        # Drift costs a look at every partition's columns: only for `follow`, or when this plan moves the schema.
+        judge = model.partition_schema == "follow" or any(
+            _moves_partition_schema(d) for d in _hive_diffs(live, desired)
+        )
+        return LivePartitions(declared, (desired["StorageDescriptor"], storage_of(desired)) if judge else None)
+
+    return fold_for
 
 
 def _moves_partition_schema(diff: FieldDiff) -> bool:
@@ -508,42 +539,38 @@ def _partition_changes(
     model: HiveTable,
     desired: Shape,
     location: str,
-    live: list[Shape],
+    live: LivePartitions | None,
     prune: bool,
     follows: tuple[tuple[str, ...], ...],
 ) -> PartitionChanges:
     keys = tuple(k.name for k in model.partition_keys)
-    live_by_values = {tuple(p["Values"]): p for p in live}
     creates: list[PartitionWrite] = []
     updates: list[PartitionWrite] = []
-    declared: set[tuple[str, ...]] = set()
     if model.partitions is None:  # not declared: live partitions are left alone but for `follow`
         prune = False
-    for values, explicit in expand_partitions(model.partitions or [], list(keys)):
-        declared.add(values)
-        wanted = explicit or partition_location(location, keys, values)
-        have = live_by_values.get(values)
-        if have is None:
-            creates.append(PartitionWrite(values, wanted))
-        elif _slashless(_location_of(have)) != _slashless(wanted):
-            updates.append(PartitionWrite(values, wanted, _location_of(have), partition_input_of(have)))
-    deletes = tuple(sorted(v for v in live_by_values if v not in declared)) if prune else ()
-    guarded = [w.values for w in updates] + list(deletes)
+    # The generators expand once, here; the live side is what the pages left behind.
+    declared = DeclaredPartitions(model.partitions or [], keys, location)
+    for values, explicit in declared:
+        if live is None or values not in live.seen:
+            creates.append(PartitionWrite(values, declared.location(values, explicit)))
+        elif (moved := live.moved.get(values)) is not None:
+            wanted = declared.location(values, explicit)
+            updates.append(PartitionWrite(values, wanted, moved.live_location, moved.shape))
+    deletes = tuple(sorted(live.undeclared)) if prune and live is not None else ()
+    fingerprints = {w.values: fingerprint(w.live) for w in updates if w.live is not None}
+    if live is not None:
+        fingerprints.update((v, _known(live.undeclared[v])) for v in deletes)
     storage = {k: v for k, v in desired["StorageDescriptor"].items() if k != "Location"}
     return PartitionChanges(
         database, table, keys, storage, tuple(creates), tuple(updates), deletes,
-        live_fingerprints={v: fingerprint(partition_input_of(live_by_values[v])) for v in guarded},
+        live_fingerprints=fingerprints,
         follows=follows,  # a moved partition is moved first, then brought in step
     )  # fmt: skip
 
 
-def partition_input_of(live: Mapping[str, Any]) -> Shape:
-    """The writable part of a live partition: what an update carries over."""
-    return {k: live[k] for k in PARTITION_INPUT_KEYS if k in live}
-
-
-def _location_of(partition: Mapping[str, Any]) -> str:
-    return str((partition.get("StorageDescriptor") or {}).get("Location", ""))
+def _known(digest: str | None) -> str:
+    assert digest is not None, "read_live completes every partition read without its columns"
+    return digest
 
 
 # helpers
@@ -577,8 +604,3 @@ def _slashless(location: str | None) -> str | None:
 def version_of(live: Shape) -> str:
     version = live.get("VersionId")
     return str(version) if version is not None else fingerprint(live)
-
-
-def fingerprint(shape: Mapping[str, Any]) -> str:
-    stable = {k: v for k, v in shape.items() if k not in ("CreateTime", "UpdateTime", "LastAccessTime")}
-    return hashlib.sha256(json.dumps(stable, sort_keys=True, default=str).encode()).hexdigest()[:16]

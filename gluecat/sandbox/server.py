@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from gluecat.errors import LiveStateError
+from gluecat.sandbox import fast_partitions
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 from gluecat.sandbox.tracking import SAVE_PATH
 
@@ -54,6 +55,12 @@ class LocalGlue:
     def endpoint_url(self) -> str:
         assert self._process is not None, "start() first"
         return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def pid(self) -> int:
+        """The server's process id (benchmarks read its CPU time apart from the client's)."""
+        assert self._process is not None, "start() first"
+        return self._process.pid
 
     def start(self) -> LocalGlue:
         state = ["--state", str(self._state), "--region", self._region] if self._state else []
@@ -152,6 +159,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
         def log_request(self, *args: object) -> None:
             pass
 
+    fast_partitions.install()
     indexes = PartitionIndexStore(BACKFILL_SECONDS)
     if state is not None:
         try:

@@ -13,6 +13,7 @@ import io
 import json
 import random
 import threading
+import time
 import uuid
 import zlib
 from collections import Counter
@@ -52,6 +53,7 @@ class StrictOptions:
     seed: int = 7
     # Glue folds names to lowercase; off, the layer keeps their case as lenient stand-ins do.
     fold_names: bool = True
+    latency_ms: float = 0.0  # added to every Glue call, as a network round trip to AWS would
 
 
 @dataclass
@@ -94,6 +96,8 @@ class StrictGlue:
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
         body = json.loads(_read_body(environ) or b"{}")
+        if self.options.latency_ms:
+            time.sleep(self.options.latency_ms / 1000)
         with self._lock:
             self.calls[operation] += 1
             throttled = self._random.random() < self.options.throttle_rate
@@ -187,6 +191,7 @@ class StrictGlue:
         if self.options.page_size:
             max_results = min(max_results, self.options.page_size)
         segment = body.pop("Segment", None)
+        exclude_columns = body.pop("ExcludeColumnSchema", False)  # GetPartitions; moto ignores it
         if token:
             with self._lock:
                 items = self._pages.pop(_decode(token), None)
@@ -203,6 +208,8 @@ class StrictGlue:
                     return _error("InvalidInputException", problem)
                 items = [i for i in items if _segment_of(i, segment["TotalSegments"]) == segment["SegmentNumber"]]
         page, rest = items[:max_results], items[max_results:]
+        if exclude_columns:
+            page = [_without_columns(item) for item in page]
         result: dict[str, Any] = {list_key: page}
         if rest:
             next_id = uuid.uuid4().hex
@@ -221,6 +228,13 @@ class StrictGlue:
         with self._lock:
             self._last_parsed = (body, parsed)
         return parsed
+
+
+def _without_columns(partition: dict[str, Any]) -> dict[str, Any]:
+    if "StorageDescriptor" not in partition:
+        return partition
+    descriptor = {k: v for k, v in (partition.get("StorageDescriptor") or {}).items() if k != "Columns"}
+    return {**partition, "StorageDescriptor": descriptor}
 
 
 def _segment_problem(segment: dict[str, Any]) -> str | None:

@@ -4,6 +4,9 @@ import textwrap
 from collections import deque
 from pathlib import Path
 
+import pytest
+from pydantic import ValidationError
+
 from gluecat.load import load_project
 from gluecat.model import HiveTable, PartitionGenerator, Range
 from gluecat.model.partitions import expand_partitions, partition_count
@@ -79,3 +82,23 @@ def test_explicit_entries_keep_their_location() -> None:
     )
     assert table.partitions is not None
     assert list(expand_partitions(table.partitions, ["dt"])) == [(("2024-01-01",), "s3://b/x/")]
+
+
+def test_every_date_spelling_parses_as_strptime_reads_it() -> None:
+    spellings = {
+        "2024-03-05": "2024-03-05T00:00:00",
+        "2024-03": "2024-03-01T00:00:00",
+        "2024-03-05T07": "2024-03-05T07:00:00",
+        "2024-03-05T07:08:09": "2024-03-05T07:08:09",
+        "2024-03-05 07:08:09": "2024-03-05T07:08:09",
+        "2024-3-5": "2024-03-05T00:00:00",  # single digits: the strptime path
+    }
+    for text, moment in spellings.items():
+        assert Range(start=text, end=text).model_dump()["start"] == text
+        assert list(Range(start=text, end=text, every="hour", format="%Y-%m-%dT%H:%M:%S").values()) == [moment]
+
+
+def test_impossible_dates_are_refused_with_the_format_to_use() -> None:
+    for text in ("2024-02-30", "2024-13", "2024-03-05T25", "2024-03-05 07"):
+        with pytest.raises(ValidationError, match="is not a date: write it as YYYY-MM-DD"):
+            Range(start=text, end="2025-01-01")

@@ -1,0 +1,174 @@
+"""validate and a no-change plan of a large catalog: gluecat's CPU and memory, against yardsticks.
+
+    python bench/catalog_scale.py --tables 10000 --no-plan          # validate of 10,000 table files
+    python bench/catalog_scale.py --tables 1 --partitions 1000000 --no-plan
+    python bench/catalog_scale.py --tables 300 --partitions 100000  # plus a plan against 100,000 live partitions
+
+The catalog is `--tables` table files plus one table whose `--partitions` come
+from one generator. Every gluecat command runs in a fresh process; its CPU
+(user + system) and peak RSS are its own. The yardstick for validate is the
+bare libyaml parse of the same files in a fresh Python. For the plan, the
+catalog is first applied to the strict local Glue; the emulator's CPU during
+the plan is printed apart, since real Glue spends its own, not ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TABLE = """\
+description: Table {index}, generated for the scale benchmark
+storage: parquet
+location: s3://bench/db{db}/t{index}
+columns:
+  - {{name: id, type: bigint, comment: Primary key}}
+  - {{name: amount, type: "decimal(12,2)"}}
+  - {{name: items, type: "array<struct<sku:string,qty:int>>"}}
+  - {{name: created, type: timestamp}}
+parameters:
+  classification: parquet
+"""
+PARTITIONED = """\
+storage: parquet
+location: s3://bench/db0/events
+columns: [{{name: id, type: bigint}}]
+partition_keys: [{{name: dt, type: string}}, {{name: n, type: int}}]
+partitions:
+  - expand:
+      dt: {{from: 2000-01-01, to: 2099-12-31}}
+      n: {{from: 0, to: {last}}}
+"""
+DAYS = 36525  # 2000-01-01 .. 2099-12-31, the `dt` axis above
+BARE_PARSE = """
+import sys, yaml
+for path in sys.argv[1:]:
+    with open(path, encoding="utf-8") as handle:
+        yaml.load(handle.read(), Loader=yaml.CSafeLoader)
+"""
+FILES_PER_DATABASE = 1000
+
+
+def build(root: Path, tables: int, partitions: int, endpoint: str | None) -> list[Path]:
+    connection = f"endpoint_url: {endpoint}\n" if endpoint else ""
+    (root / "catalog.yaml").write_text(f"region: us-east-1\n{connection}")
+    files = []
+    for index in range(tables):
+        files.append(
+            _write(
+                root,
+                index // FILES_PER_DATABASE,
+                f"t{index:06d}",
+                TABLE.format(index=index, db=index // FILES_PER_DATABASE),
+            )
+        )
+    if partitions:
+        files.append(_write(root, 0, "events", _partitioned(partitions)))
+    return files
+
+
+def _partitioned(partitions: int) -> str:
+    """One generator: `n` per day; the date range is cut to the days needed."""
+    per_day = min(partitions, 100)
+    text = PARTITIONED.format(last=per_day - 1)
+    days = -(-partitions // per_day)
+    if days > DAYS:
+        raise SystemExit(f"at most {DAYS * 100:,} partitions")
+    end = _day(days - 1)
+    return text.replace("to: 2099-12-31", f"to: {end}")
+
+
+def _day(offset: int) -> str:
+    from datetime import date, timedelta
+
+    return (date(2000, 1, 1) + timedelta(days=offset)).isoformat()
+
+
+def _write(root: Path, db: int, name: str, text: str) -> Path:
+    directory = root / f"db{db}"
+    if not directory.exists():
+        (directory / "tables").mkdir(parents=True)
+        (directory / "database.yaml").write_text(f"location: s3://bench/db{db}/\n")
+    path = directory / "tables" / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
+def measure(command: list[str]) -> tuple[float, float, float, int]:
+    """CPU seconds, peak RSS in MB, wall seconds and exit code of one child process."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env())
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0,):
+        assert process.stderr is not None
+        raise SystemExit(f"{' '.join(command[2:4])} failed ({code}): {process.stderr.read().decode()[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall, code
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _env() -> dict[str, str]:
+    repo = str(Path(__file__).resolve().parents[1])
+    paths = [repo, os.environ.get("PYTHONPATH", "")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "GLUECAT_READ_TIMEOUT": "600"}
+
+
+def gluecat(*args: str) -> list[str]:
+    return [sys.executable, "-m", "gluecat", *args]
+
+
+def report_validate(root: Path, files: list[Path], partitions: int) -> None:
+    cpu, rss, _, _ = measure(gluecat("validate", str(root)))
+    bare_cpu, bare_rss, _, _ = measure([sys.executable, "-c", BARE_PARSE, *map(str, files)])
+    print(f"catalog:                {len(files):,} table files, one with {partitions:,} generated partitions")
+    print(f"validate:               {cpu:6.2f} s CPU, peak RSS {rss:4.0f} MB")
+    print(f"bare libyaml parse:     {bare_cpu:6.2f} s CPU, peak RSS {bare_rss:4.0f} MB (the yardstick)")
+    print(f"ratio:                  {cpu / bare_cpu:6.2f}x")
+
+
+def report_plan(root: Path, tables: int, partitions: int) -> None:
+    from gluecat.sandbox.server import LocalGlue
+
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
+    with LocalGlue() as server:
+        build(root, tables, partitions, server.endpoint_url)
+        apply_cpu, apply_rss, apply_wall, _ = measure(gluecat("apply", str(root), "--auto-approve"))
+        print(f"apply (setup):          {apply_cpu:6.2f} s CPU, peak RSS {apply_rss:4.0f} MB, {apply_wall:.1f} s wall")
+        emulator_before = process_cpu(server.pid)
+        cpu, rss, wall, _ = measure(gluecat("plan", str(root), "--detailed-exitcode"))
+        emulator = process_cpu(server.pid) - emulator_before
+    print(f"no-change plan:         {cpu:6.2f} s CPU, peak RSS {rss:4.0f} MB (gluecat alone), {wall:.1f} s wall")
+    print(f"  emulator during plan: {emulator:6.2f} s CPU (the local Glue's own work, not gluecat's)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--partitions", type=int, default=10000, help="generated partitions of one extra table")
+    parser.add_argument("--no-plan", action="store_true", help="validate only (no local Glue)")
+    parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
+    options = parser.parse_args()
+    if options.small:
+        options.tables, options.partitions = 30, 300
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        files = build(root, options.tables, options.partitions, None)
+        report_validate(root, files, options.partitions)
+        if not options.no_plan:
+            report_plan(root, options.tables, options.partitions)
+
+
+if __name__ == "__main__":
+    main()

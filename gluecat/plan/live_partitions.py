@@ -1,0 +1,156 @@
+"""Live partitions compared with the declared ones page by page, holding neither side whole.
+
+A table may declare a million partitions in three lines and hold as many in
+Glue. Each page of GetPartitions is folded in as it arrives: a live partition
+that is declared where it should be leaves only its values behind (so the
+missing ones can be found afterwards by expanding the generators once); one
+declared elsewhere keeps its writable shape (the update carries it over); one
+not declared keeps its fingerprint (a delete under `prune` is re-checked by
+apply). Whether a partition is declared is answered without expanding the
+generators: integer axes by arithmetic, list and date axes by a set of that
+axis's values (the sum of the axes, not their product).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gluecat.convert.locations import partition_location
+from gluecat.model.partitions import PartitionEntry, PartitionGenerator, PartitionItem, Range, axis_values, expand_item
+from gluecat.plan.fingerprint import fingerprint, partition_input_of
+from gluecat.plan.hive_impact import Storage
+from gluecat.plan.partition_drift import Drift, partition_drift
+
+Shape = dict[str, Any]
+Values = tuple[str, ...]
+
+
+def location_of(partition: Mapping[str, Any]) -> str:
+    return str((partition.get("StorageDescriptor") or {}).get("Location", ""))
+
+
+def slashless(location: str | None) -> str | None:
+    return location.rstrip("/") if location else location
+
+
+class DeclaredPartitions:
+    """The partitions a table declares: membership and wanted location without expanding generators."""
+
+    def __init__(self, items: Sequence[PartitionItem], keys: tuple[str, ...], table_location: str) -> None:
+        self.items = items
+        self.keys = keys
+        self.table_location = table_location
+        self._explicit: dict[Values, str | None] = {}
+        self._generators: list[tuple[Callable[[str], bool], ...]] = []
+        for item in items:
+            if isinstance(item, PartitionEntry):
+                self._explicit.setdefault(tuple(item.values[key] for key in keys), item.location)
+            else:
+                self._generators.append(tuple(_axis_test(item, key) for key in keys))
+
+    def wanted(self, values: Values) -> str | None:
+        """Where a declared partition belongs; None when the table does not declare it."""
+        if values in self._explicit:
+            return self.location(values, self._explicit[values])
+        if len(values) == len(self.keys):
+            for tests in self._generators:
+                if all(test(value) for test, value in zip(tests, values, strict=True)):
+                    return self.location(values, None)
+        return None
+
+    def location(self, values: Values, explicit: str | None) -> str:
+        return explicit or partition_location(self.table_location, self.keys, values)
+
+    def __iter__(self) -> Iterator[tuple[Values, str | None]]:
+        """Every declared partition with its explicit location (None: the default), in declaration
+        order; `location` says where it belongs (worked out only where a change needs it)."""
+        for item in self.items:
+            yield from expand_item(item, list(self.keys))
+
+
+def _axis_test(generator: PartitionGenerator, key: str) -> Callable[[str], bool]:
+    axis = generator.expand[key]
+    if isinstance(axis, Range) and isinstance(axis.start, int) and isinstance(axis.end, int):
+        return _integer_test(axis)
+    return frozenset(axis_values(axis)).__contains__
+
+
+def _integer_test(axis: Range) -> Callable[[str], bool]:
+    assert isinstance(axis.start, int) and isinstance(axis.end, int)
+    start, end, step, width = axis.start, axis.end, axis.step, axis.width or 0
+
+    def test(value: str) -> bool:
+        try:
+            number = int(value)
+        except ValueError:
+            return False
+        # The generator writes str(n) zero-padded: any other spelling of n is another partition.
+        return str(number).zfill(width) == value and start <= number <= end and (number - start) % step == 0
+
+    return test
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A declared partition that lives elsewhere: where it is, and what an update carries over."""
+
+    live_location: str
+    shape: Shape
+
+
+class LivePartitions:
+    """Folds pages of live partitions into what the diff needs; `add` is thread-safe (pages arrive
+    from parallel segments)."""
+
+    def __init__(self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None) -> None:
+        """`drift_against`: the table's descriptor after the plan and its storage, when the plan
+        must judge the partitions' own schemas; only then are their column lists read."""
+        self.declared = declared
+        self._drift_against = drift_against
+        self.columns = drift_against is not None
+        self._lock = threading.Lock()
+        self.total = 0
+        self.seen: set[Values] = set()
+        self.moved: dict[Values, Moved] = {}
+        self.undeclared: dict[Values, str | None] = {}  # values -> fingerprint (None: read without columns)
+        self._drifts: list[Drift] = []
+
+    def add(self, page: list[Shape]) -> None:
+        with self._lock:
+            self.total += len(page)
+            if self._drift_against is not None:
+                self._drifts.append(partition_drift(page, *self._drift_against))
+            for partition in page:
+                values = tuple(partition["Values"])
+                wanted = self.declared.wanted(values) if self.declared is not None else None
+                if wanted is None:
+                    self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
+                    continue
+                self.seen.add(values)
+                if slashless(location_of(partition)) != slashless(wanted):
+                    self.moved[values] = Moved(location_of(partition), partition_input_of(partition))
+
+    def incomplete(self) -> list[Values]:
+        """Partitions read without their column list whose whole shape a change would need."""
+        if self.columns:
+            return []
+        return list(self.moved) + list(self.undeclared)
+
+    def complete(self, partitions: list[Shape]) -> None:
+        """Take the whole shapes of `incomplete()` partitions (read one by one, BatchGetPartition)."""
+        for partition in partitions:
+            values = tuple(partition["Values"])
+            if values in self.moved:
+                self.moved[values] = Moved(location_of(partition), partition_input_of(partition))
+            elif values in self.undeclared:
+                self.undeclared[values] = fingerprint(partition_input_of(partition))
+
+    def drift(self) -> Drift | None:
+        """How the partitions' own schemas differ from the table's; None when not judged."""
+        if self._drift_against is None:
+            return None
+        drifted = tuple(sorted(v for d in self._drifts for v in d.drifted))
+        return Drift(self.total, drifted, sum(d.mismatched for d in self._drifts))

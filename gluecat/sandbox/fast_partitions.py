@@ -1,0 +1,43 @@
+"""GetPartitions answered by the local Glue without moto's generic response serializer.
+
+moto turns every response into JSON by walking botocore's output shape field
+by field: ~0.6 ms a partition, so one GetPartitions of 3,000 partitions took
+1.8 s of emulator time and 100,000 took a minute — a cost real Glue does not
+have, which made large plans against the sandbox measure the emulator. A
+stored partition is the PartitionInput a botocore client sent (already
+JSON-typed) plus names and a creation time, so the same body is its JSON with
+the three timestamps converted by moto's own timestamp serializer. A test
+holds the two paths equal field for field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+TIMESTAMP_KEYS = ("CreationTime", "LastAccessTime", "LastAnalyzedTime")
+
+
+def partition_json(partition: Any) -> dict[str, Any]:
+    """One moto FakePartition as moto's serializer writes it."""
+    from moto.core.serialize import TimestampSerializer
+
+    answer = {key: value for key, value in partition.as_dict().items() if value is not None}
+    to_epoch = TimestampSerializer(TimestampSerializer.TIMESTAMP_FORMAT_UNIX)._convert_timestamp_to_str
+    for key in TIMESTAMP_KEYS:
+        if key in answer:
+            answer[key] = to_epoch(answer[key], TimestampSerializer.TIMESTAMP_FORMAT_UNIX)
+    return answer
+
+
+def install() -> None:
+    """Answer GetPartitions in this process's moto with the direct serialization."""
+    from moto.glue.responses import GlueResponse
+
+    def get_partitions(self: Any) -> str:
+        partitions = self.glue_backend.get_partitions(
+            self.parameters.get("DatabaseName"), self.parameters.get("TableName"), self.parameters.get("Expression")
+        )
+        return json.dumps({"Partitions": [partition_json(p) for p in partitions]})
+
+    setattr(GlueResponse, "get_partitions", get_partitions)  # noqa: B010  (mypy refuses assigning a method)

@@ -1,0 +1,17 @@
+"""Commands for Hive-only catalogs do not pay for importing the Iceberg and Delta libraries."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PROBE = """
+import sys
+import gluecat.cli.app, gluecat.cli.planning, gluecat.cli.validate, gluecat.live, gluecat.plan.diff, gluecat.apply
+print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake"})))
+"""
+
+
+def test_plan_validate_and_apply_modules_load_without_pyiceberg_or_deltalake() -> None:
+    loaded = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == ""
