@@ -143,8 +143,15 @@ def table_model(
         view = view_from_glue(live, database.name)
         return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
     table = hive_table_from_glue(live)
-    table = table.model_copy(update={"parameters": managed(table.parameters, ignore)})
+    table = table.model_copy(
+        update={
+            "parameters": managed(table.parameters, ignore),
+            "storage_parameters": managed(table.storage_parameters, ignore),
+        }
+    )
     data = model_data(table)
+    if table.table_type is None:  # Glue holds none: say so, or the default would add one
+        data["table_type"] = None
     if with_partitions and table.partition_keys:
         data["partitions"] = _partitions(connection.glue, database.name, live, [k.name for k in table.partition_keys])
     return data
