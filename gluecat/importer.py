@@ -14,6 +14,7 @@ from gluecat.connect import Connection
 from gluecat.convert.database import database_from_glue
 from gluecat.convert.delta import DELTA_PARAMETERS
 from gluecat.convert.hive import hive_table_from_glue
+from gluecat.convert.partitions import own_from_glue
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
 from gluecat.formats.iceberg_diff import COMMENT, FORMAT_VERSION, live_sort, live_spec
@@ -153,14 +154,21 @@ def table_model(
     if table.table_type is None:  # Glue holds none: say so, or the default would add one
         data["table_type"] = None
     if with_partitions and table.partition_keys:
-        data["partitions"] = _partitions(connection.glue, database.name, live, [k.name for k in table.partition_keys])
+        keys = [k.name for k in table.partition_keys]
+        data["partitions"] = _partitions(connection.glue, database.name, live, keys, ignore)
     return data
 
 
-def _partitions(glue: Glue, database: str, live: Shape, keys: list[str]) -> list[dict[str, Any]]:
+def _partitions(
+    glue: Glue, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
+) -> list[dict[str, Any]]:
     found = glue.partitions(database, live["Name"], expected=10_000)
-    pairs = [(tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", "")) for p in found]
-    return fold_partitions(keys, pairs, (live.get("StorageDescriptor") or {}).get("Location"))
+    template = live.get("StorageDescriptor") or {}
+    described = [
+        (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_from_glue(p, template, ignore))
+        for p in found
+    ]
+    return fold_partitions(keys, described, template.get("Location"))
 
 
 def _iceberg(connection: Connection, live: Shape) -> IcebergTable:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
 from gluecat.convert.extra import extra_from_glue, merge_extra
+from gluecat.convert.partitions import created
 from gluecat.convert.projection import projection_parameters, split_projection
 from gluecat.convert.storage import resolve_storage, storage_keys
 from gluecat.model import HiveTable
@@ -78,7 +79,7 @@ def partition_input(table: HiveTable, values: Sequence[str], location: str) -> P
 
 def partition_shape(storage: Mapping[str, Any], values: Sequence[str], location: str) -> PartitionInputTypeDef:
     """A PartitionInput from a table's storage descriptor (its template) and the partition's location."""
-    return {"Values": list(values), "StorageDescriptor": {**storage, "Location": location}}  # type: ignore[typeddict-item]
+    return created(storage, values, location, None)  # type: ignore[return-value]
 
 
 def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:

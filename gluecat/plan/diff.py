@@ -13,6 +13,7 @@ from pyiceberg.table.metadata import TableMetadata
 from gluecat.convert.database import database_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, VIEW_STORAGE_KEYS, declared_extra
 from gluecat.convert.locations import lake_location, partition_location, table_location
+from gluecat.convert.partitions import own_differs, own_input
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS, PARTITION_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.table import desired_table_input
 from gluecat.errors import PlanError
@@ -25,7 +26,7 @@ from gluecat.live import LiveCatalog
 from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
 from gluecat.model.hivetype import same_type
-from gluecat.model.partitions import expand_partitions
+from gluecat.model.partitions import expand_with_items
 from gluecat.plan import impact
 from gluecat.plan.hive_impact import hive_findings, storage_of
 from gluecat.plan.impact import Finding, Impact
@@ -497,14 +498,18 @@ def _partition_changes(
     declared: set[tuple[str, ...]] = set()
     if model.partitions is None:  # not declared: live partitions are left alone but for `follow`
         prune = False
-    for values, explicit in expand_partitions(model.partitions or [], list(keys)):
+    owns: dict[int, Shape] = {}  # one per entry or generator, shared by the partitions it yields
+    for values, explicit, item in expand_with_items(model.partitions or [], list(keys)):
         declared.add(values)
         wanted = explicit or partition_location(location, keys, values)
+        if id(item) not in owns:
+            owns[id(item)] = own_input(item)
+        own = owns[id(item)] or None
         have = live_by_values.get(values)
         if have is None:
-            creates.append(PartitionWrite(values, wanted))
-        elif _slashless(_location_of(have)) != _slashless(wanted):
-            updates.append(PartitionWrite(values, wanted, _location_of(have), partition_input_of(have)))
+            creates.append(PartitionWrite(values, wanted, own=own))
+        elif _slashless(_location_of(have)) != _slashless(wanted) or (own and own_differs(own, have)):
+            updates.append(PartitionWrite(values, wanted, _location_of(have), partition_input_of(have), own))
     deletes = tuple(sorted(v for v in live_by_values if v not in declared)) if prune else ()
     guarded = [w.values for w in updates] + list(deletes)
     storage = {k: v for k, v in desired["StorageDescriptor"].items() if k != "Location"}

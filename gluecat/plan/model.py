@@ -80,6 +80,7 @@ class PartitionWrite:
     location: str
     before: str | None = None  # the live location, for updates
     live: dict[str, Any] | None = None  # the live PartitionInput an update starts from (safety rule 6)
+    own: dict[str, Any] | None = None  # what the partition holds beyond the table's template (partial input)
 
 
 @dataclass(frozen=True)

@@ -55,11 +55,8 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "keys": list(p.keys),
                 "storage": p.storage,
                 "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints.items()],
-                "create": [{"values": list(w.values), "location": w.location} for w in p.creates],
-                "update": [
-                    {"values": list(w.values), "location": w.location, "before": w.before, "live": w.live}
-                    for w in p.updates
-                ],
+                "create": [_write(w) for w in p.creates],
+                "update": [{**_write(w), "before": w.before, "live": w.live} for w in p.updates],
                 "delete": [list(v) for v in p.deletes],
                 "follow": [list(v) for v in p.follows],
                 "impact": p.impact.value,
@@ -100,9 +97,10 @@ def from_json(data: dict[str, Any]) -> Plan:
                 table=p["table"],
                 keys=tuple(p["keys"]),
                 storage=p["storage"],
-                creates=tuple(PartitionWrite(tuple(w["values"]), w["location"]) for w in p["create"]),
+                creates=tuple(PartitionWrite(tuple(w["values"]), w["location"], own=w.get("own")) for w in p["create"]),
                 updates=tuple(
-                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"]) for w in p["update"]
+                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"], w.get("own"))
+                    for w in p["update"]
                 ),
                 deletes=tuple(tuple(v) for v in p["delete"]),
                 live_fingerprints={tuple(g["values"]): g["fingerprint"] for g in p["live_fingerprints"]},
@@ -155,3 +153,11 @@ def _mask_shape(value: Any) -> Any:
     if isinstance(value, list):
         return [_mask_shape(v) for v in value]
     return value
+
+
+def _write(write: PartitionWrite) -> dict[str, Any]:
+    """A partition to write; `own` only when it holds something beyond its table's template."""
+    shape: dict[str, Any] = {"values": list(write.values), "location": write.location}
+    if write.own:
+        shape["own"] = write.own
+    return shape
