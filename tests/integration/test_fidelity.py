@@ -140,3 +140,26 @@ def test_the_imported_corpus_rebuilds_an_emptied_catalog_field_for_field(
     again = gluecat("plan", str(root), "--detailed-exitcode")
     assert again.exit_code == 0, again.output
     assert not [op for op in server.calls() if op.startswith(WRITES)]
+
+
+def test_a_partition_parameter_edited_in_yaml_is_updated_and_the_rest_kept(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    entry = next(e for e in _entries() if e["file"] == "athena_ddl_partitions_users.json")
+    _arrange(raw_glue, [entry])
+    root = tmp_path / "imported"
+    _import(root, server.endpoint_url, [entry])
+    path = root / "partitions" / "tables" / "users.yaml"
+    path.write_text(path.read_text().replace("compressionType: gzip", "compressionType: zstd"))
+
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 2, planned.output
+    assert "partitions.users[id=d]" in planned.stdout
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+
+    held = raw_glue.get_partition(DatabaseName="partitions", TableName="users", PartitionValues=["d"])["Partition"]
+    assert held["Parameters"]["compressionType"] == "zstd"
+    assert held["Parameters"]["sizeKey"] == "75"  # volatile: kept, never written from YAML
+    assert held["StorageDescriptor"]["Location"] == "s3://DOC-EXAMPLE-BUCKET/folder/id=d/"
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
