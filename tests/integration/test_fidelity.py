@@ -154,7 +154,7 @@ def test_a_partition_parameter_edited_in_yaml_is_updated_and_the_rest_kept(
 
     planned = gluecat("plan", str(root), "--detailed-exitcode")
     assert planned.exit_code == 2, planned.output
-    assert "partitions.users[id=d]" in planned.stdout
+    assert "partitions.users[id=d]" in planned.stdout and "its own parameters" in planned.stdout
     applied = gluecat("apply", str(root), "--auto-approve")
     assert applied.exit_code == 0, applied.output
 
