@@ -14,6 +14,7 @@ from gluecat.connect import Connection
 from gluecat.convert.delta import DELTA_PARAMETERS
 from gluecat.convert.hive import hive_table_from_glue
 from gluecat.convert.partition_index import indexes_from_glue
+from gluecat.convert.partitions import own_from_glue
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
@@ -79,8 +80,6 @@ def _as_modelled(
         return model_data(_iceberg(connection, live))
     if kind == "DELTA" or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta":
         return model_data(_delta(connection, live, ignore))
-    if not live.get("TableType"):
-        raise NotModelled("Glue holds no TableType for it (gluecat's tables and views always carry one)")
     if live.get("TableType") == "VIRTUAL_VIEW":
         view = view_from_glue(live, database.name)
         return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
@@ -92,12 +91,18 @@ def _as_modelled(
         else []
     )
     table = table.model_copy(
-        update={"parameters": managed(table.parameters, ignore), "partition_indexes": indexes or None}
+        update={
+            "parameters": managed(table.parameters, ignore),
+            "storage_parameters": managed(table.storage_parameters, ignore),
+            "partition_indexes": indexes or None,
+        }
     )
     data = model_data(table)
+    if table.table_type is None:  # Glue holds none: say so, or the default would add one
+        data["table_type"] = None
     if with_partitions and table.partition_keys and not _projected(data):
         keys = [k.name for k in table.partition_keys]
-        data["partitions"] = _partitions(connection.glue, database.name, live, keys)
+        data["partitions"] = _partitions(connection.glue, database.name, live, keys, ignore)
     return data
 
 
@@ -112,10 +117,16 @@ def _projected(data: dict[str, Any]) -> bool:
     return isinstance(projection, dict) and projection.get("enabled", True) is not False
 
 
-def _partitions(glue: Glue, database: str, live: Shape, keys: list[str]) -> list[dict[str, Any]]:
+def _partitions(
+    glue: Glue, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
+) -> list[dict[str, Any]]:
     found = glue.partitions(database, live["Name"], expected=10_000)
-    pairs = [(tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", "")) for p in found]
-    return fold_partitions(keys, pairs, (live.get("StorageDescriptor") or {}).get("Location"))
+    template = live.get("StorageDescriptor") or {}
+    described = [
+        (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_from_glue(p, template, ignore))
+        for p in found
+    ]
+    return fold_partitions(keys, described, template.get("Location"))
 
 
 def _iceberg(connection: Connection, live: Shape) -> IcebergTable:

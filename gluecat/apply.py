@@ -12,8 +12,8 @@ from functools import partial
 from typing import Any, Protocol
 
 from gluecat.connect import Connection
-from gluecat.convert.hive import partition_shape
 from gluecat.convert.partition_index import split_indexes
+from gluecat.convert.partitions import created, updated
 from gluecat.errors import ConflictError, GluecatError, PlanError
 from gluecat.glue import EntryError, Glue
 from gluecat.index_apply import Waiter, apply_index_change, in_order
@@ -254,7 +254,7 @@ def _delta_change(connection: Connection, change: Change) -> None:
 def _partitions(
     glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
 ) -> None:
-    creates = [dict(partition_shape(group.storage, w.values, w.location)) for w in group.creates]
+    creates = [created(group.storage, w.values, w.location, w.own) for w in group.creates]
     updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
     steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [
         (Action.CREATE, lambda sent: glue.create_partitions(group.database, group.table, creates, sent)),
@@ -280,10 +280,9 @@ def _partitions(
 def _moved(group: PartitionChanges, write: PartitionWrite) -> dict[str, Any]:
     """A partition at its new location, keeping everything else it holds (safety rule 6)."""
     if write.live is None:
-        return dict(partition_shape(group.storage, write.values, write.location))
-    live: dict[str, Any] = dict(write.live)
-    live["StorageDescriptor"] = {**(live.get("StorageDescriptor") or group.storage), "Location": write.location}
-    return live
+        return created(group.storage, write.values, write.location, write.own)
+    live = {**write.live, "StorageDescriptor": write.live.get("StorageDescriptor") or group.storage}
+    return updated(live, write.own, write.location)
 
 
 class _Sent:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Sequence
 from datetime import date, timedelta
 from typing import Any
@@ -13,13 +14,33 @@ MIN_RUN = 3
 
 
 def fold_partitions(
+    keys: Sequence[str],
+    partitions: Sequence[tuple[tuple[str, ...], str, dict[str, Any]]],
+    table_location: str | None,
+) -> list[dict[str, Any]]:
+    """Partitions as (values, location, what each holds of its own): those holding the same are folded
+    together, each group into explicit entries for custom locations and one cross-product generator
+    when the rest form one. A location is default only when it is exactly the Hive layout, trailing
+    slash included, so every partition is rebuilt where Glue had it."""
+    groups: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    owns: dict[str, dict[str, Any]] = {}
+    for values, location, own in sorted(partitions, key=lambda p: (p[0], p[1])):
+        signature = json.dumps(own, sort_keys=True)
+        owns[signature] = own
+        groups.setdefault(signature, []).append((values, location))
+    items: list[dict[str, Any]] = []
+    for signature, members in groups.items():
+        items += [{**item, **owns[signature]} for item in _fold_group(keys, members, table_location)]
+    return items
+
+
+def _fold_group(
     keys: Sequence[str], partitions: Sequence[tuple[tuple[str, ...], str]], table_location: str | None
 ) -> list[dict[str, Any]]:
-    """Explicit entries for custom locations; one cross-product generator when the rest form one."""
     default_placed, custom = [], []
-    for values, location in sorted(partitions):
+    for values, location in partitions:
         expected = partition_location(table_location, keys, values) if table_location else None
-        if expected and location.rstrip("/") == expected.rstrip("/"):
+        if location == expected:
             default_placed.append(values)
         else:
             custom.append({"values": dict(zip(keys, values, strict=True)), "location": location})

@@ -11,12 +11,11 @@ from ruamel.yaml.scalarstring import LiteralScalarString
 
 KEY_ORDER = (
     "name", "description", "format", "dialect", "kind", "table_type", "location", "storage", "input_format",
-    "output_format", "serde", "library", "columns", "type", "comment", "required", "partition_keys",
-    "partition_columns", "partition_spec", "column", "transform", "direction", "null_order", "sort_order",
-    "partitions", "partition_indexes", "values", "expand", "from", "to", "every", "projection", "enabled",
-    "location_template", "keys",
-    "range", "interval", "unit", "digits", "sql", "view_original_text", "view_expanded_text",
-    "properties", "parameters", "extra",
+    "output_format", "serde", "library", "storage_parameters", "columns", "type", "comment", "required",
+    "partition_keys", "partition_columns", "partition_spec", "column", "transform", "direction", "null_order",
+    "sort_order", "partitions", "partition_indexes", "values", "expand", "from", "to", "every", "projection", "enabled",
+    "location_template", "keys", "range", "interval", "unit", "digits", "sql", "view_original_text",
+    "view_expanded_text", "properties", "parameters", "extra",
 )  # fmt: skip
 
 
@@ -42,11 +41,17 @@ def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str,
     return data
 
 
+def _null(representer: Any, _: None) -> Any:
+    """`key: null`, not `key:`, so an explicit null reads as one."""
+    return representer.represent_scalar("tag:yaml.org,2002:null", "null")
+
+
 def dump(data: dict[str, Any], header: str = "") -> str:
     yaml = YAML(typ="rt")
     yaml.default_flow_style = False
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.representer.add_representer(type(None), _null)
     buffer = io.StringIO()
     yaml.dump(_ordered(data), buffer)
     return header + buffer.getvalue()

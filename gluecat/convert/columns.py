@@ -15,6 +15,8 @@ def column_shape(column: Column) -> ColumnTypeDef:
     shape: ColumnTypeDef = {"Name": column.name, "Type": column.type}
     if column.comment:
         shape["Comment"] = column.comment
+    if column.parameters:
+        shape["Parameters"] = dict(column.parameters)
     return shape
 
 
@@ -23,4 +25,12 @@ def column_shapes(columns: Iterable[Column]) -> list[ColumnTypeDef]:
 
 
 def columns_from_glue(live: Iterable[Mapping[str, Any]]) -> list[Column]:
-    return [Column(name=c["Name"], type=c.get("Type", "string"), comment=c.get("Comment") or None) for c in live]
+    return [
+        Column(
+            name=c["Name"],
+            type=c.get("Type", "string"),
+            comment=c.get("Comment") or None,
+            parameters=dict(c.get("Parameters") or {}),
+        )
+        for c in live
+    ]

@@ -6,27 +6,35 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 TABLE_KEYS = ("Owner", "Retention", "TargetTable")
+# A Hive table's StorageDescriptor beyond what the model covers (its Parameters are
+# `storage_parameters`, compared key by key).
 STORAGE_KEYS = (
-    "NumberOfBuckets", "BucketColumns", "SortColumns", "SkewedInfo", "Parameters", "Compressed",
+    "NumberOfBuckets", "BucketColumns", "SortColumns", "SkewedInfo", "Compressed",
     "StoredAsSubDirectories", "AdditionalLocations", "SchemaReference",
 )  # fmt: skip
+# A view models only its columns: the rest of its StorageDescriptor is carried as it is.
+VIEW_STORAGE_KEYS = (*STORAGE_KEYS, "Parameters", "Location", "InputFormat", "OutputFormat", "SerdeInfo")
 
 
-def _meaningful(key: str, value: Any) -> bool:
-    """Glue answers defaults for unset fields (-1 buckets, False, empty lists): those are not kept."""
+def meaningful(key: str, value: Any) -> bool:
+    """Whether Glue treats a value as set: it answers -1 or 0 buckets, False, 0 retention and
+    empty strings, lists and maps for fields nobody set, and no reader tells them apart."""
     if key == "NumberOfBuckets":
         return isinstance(value, int) and value > 0
     if key == "Retention":
         return bool(value)
-    if key == "SkewedInfo":
+    if key in ("SkewedInfo", "SerdeInfo"):
         return isinstance(value, Mapping) and any(value.values())
     return value not in (None, False, "", [], {})
 
 
-def extra_from_glue(live: Mapping[str, Any]) -> dict[str, Any]:
-    extra: dict[str, Any] = {k: live[k] for k in TABLE_KEYS if _meaningful(k, live.get(k))}
-    descriptor = live.get("StorageDescriptor") or {}
-    storage = {k: descriptor[k] for k in STORAGE_KEYS if _meaningful(k, descriptor.get(k))}
+def storage_extra(descriptor: Mapping[str, Any], keys: tuple[str, ...] = STORAGE_KEYS) -> dict[str, Any]:
+    return {k: descriptor[k] for k in keys if meaningful(k, descriptor.get(k))}
+
+
+def extra_from_glue(live: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS) -> dict[str, Any]:
+    extra: dict[str, Any] = {k: live[k] for k in TABLE_KEYS if meaningful(k, live.get(k))}
+    storage = storage_extra(live.get("StorageDescriptor") or {}, storage_keys)
     if storage:
         extra["StorageDescriptor"] = storage
     return extra
@@ -41,11 +49,13 @@ def merge_extra(shape: dict[str, Any], extra: Mapping[str, Any]) -> None:
             shape[key] = value
 
 
-def declared_extra(desired: Mapping[str, Any]) -> Iterator[tuple[str, tuple[str, ...]]]:
+def declared_extra(
+    desired: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS
+) -> Iterator[tuple[str, tuple[str, ...]]]:
     """(path for messages, key path) of every `extra` field a desired TableInput carries."""
     for key in TABLE_KEYS:
         if key in desired:
             yield f"extra.{key}", (key,)
-    for key in STORAGE_KEYS:
+    for key in storage_keys:
         if key in (desired.get("StorageDescriptor") or {}):
             yield f"extra.StorageDescriptor.{key}", ("StorageDescriptor", key)

@@ -26,9 +26,11 @@ def join(base: str, *parts: str) -> str:
 
 
 def table_location(table: TableBase, database: Database) -> str | None:
-    """The table's location, else `<database location>/<table name>` as Spark and Hive place it."""
-    if table.location:
-        return table.location
+    """The table's location, else `<database location>/<table name>` as Spark and Hive place it.
+
+    An empty location declares a table without one (a Kinesis stream, a JDBC source)."""
+    if table.location is not None:
+        return table.location or None
     if database.location and table.name:
         return join(database.location, table.name)
     return None

@@ -42,7 +42,9 @@ class StorageKeys:
     serde: Serde | None
 
 
-def storage_keys(input_format: str, output_format: str, library: str, parameters: Mapping[str, str]) -> StorageKeys:
+def storage_keys(
+    input_format: str, output_format: str, library: str, parameters: Mapping[str, str], serde_name: str | None = None
+) -> StorageKeys:
     """The shorthand whose formats and SerDe match and whose default parameter keys are all set.
 
     Among matches, the one whose defaults equal most live values wins; parameters
@@ -62,8 +64,8 @@ def storage_keys(input_format: str, output_format: str, library: str, parameters
         if best is None or score[:2] > best[:2]:
             best = score
     if best is None:
-        serde = Serde(library=library, parameters=dict(parameters))
+        serde = Serde(name=serde_name, library=library, parameters=dict(parameters))
         return StorageKeys(None, input_format, output_format, serde)
     defaults = STORAGE_FORMATS[best[2]].serde_parameters
     extra = {k: v for k, v in parameters.items() if defaults.get(k) != v}
-    return StorageKeys(best[2], None, None, Serde(parameters=extra) if extra else None)
+    return StorageKeys(best[2], None, None, Serde(name=serde_name, parameters=extra) if extra or serde_name else None)

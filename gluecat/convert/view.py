@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gluecat.convert import presto_view
 from gluecat.convert.columns import column_shapes, columns_from_glue
+from gluecat.convert.extra import VIEW_STORAGE_KEYS, extra_from_glue, merge_extra
 from gluecat.model import ViewTable
 from gluecat.model.hivetype import HiveTypeError
 
@@ -28,8 +29,10 @@ def view_texts(view: ViewTable, database: str) -> tuple[str, str | None]:
 
 
 def view_parameters(view: ViewTable) -> dict[str, str]:
+    """The dialect's own parameters, then the declared ones; a declared null leaves one out."""
     owned = presto_view.PARAMETERS if view.dialect == "athena" else {}
-    return {**view.parameters, **owned}
+    merged = {**owned, **view.parameters}
+    return {key: value for key, value in merged.items() if value is not None}
 
 
 def view_table_input(view: ViewTable, database: str) -> TableInputTypeDef:
@@ -47,6 +50,7 @@ def view_table_input(view: ViewTable, database: str) -> TableInputTypeDef:
         shape["ViewExpandedText"] = expanded
     if view.description:
         shape["Description"] = view.description
+    merge_extra(shape, view.extra)  # type: ignore[arg-type]
     return shape
 
 
@@ -58,13 +62,13 @@ def view_from_glue(live: Mapping[str, Any], database: str) -> ViewTable:
         "format": "view",
         "description": live.get("Description") or None,
         "columns": columns_from_glue(descriptor.get("Columns") or []),
+        "extra": extra_from_glue(live, VIEW_STORAGE_KEYS),
     }
     parameters = dict(live.get("Parameters") or {})
     original, expanded = live.get("ViewOriginalText"), live.get("ViewExpandedText")
     athena = _athena_sql(original, database, common["columns"])
     if athena is not None and parameters.get("presto_view") == "true":
-        rest = {k: v for k, v in parameters.items() if k not in presto_view.PARAMETERS}
-        return ViewTable(**common, dialect="athena", sql=athena, parameters=rest)
+        return ViewTable(**common, dialect="athena", sql=athena, parameters=_beyond_athena(parameters))
     if original and original == expanded and presto_view.decode(original) is None and original.strip():
         return ViewTable(**common, dialect="spark", sql=original, parameters=parameters)
     return ViewTable(**common, view_original_text=original or "", view_expanded_text=expanded, parameters=parameters)
@@ -80,3 +84,11 @@ def _athena_sql(original: str | None, database: str, columns: list[Any]) -> str 
     except HiveTypeError:
         return None
     return ours.sql if presto_view.meaning(data) == ours else None
+
+
+def _beyond_athena(parameters: Mapping[str, str]) -> dict[str, str | None]:
+    """What `dialect: athena` does not write by itself: other keys, a null for an Athena key the
+    view lacks (Terraform and CDK write no `comment`), a value that differs from Athena's."""
+    rest: dict[str, str | None] = {k: v for k, v in parameters.items() if presto_view.PARAMETERS.get(k) != v}
+    rest.update({k: None for k in presto_view.PARAMETERS if k not in parameters})
+    return rest

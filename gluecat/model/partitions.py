@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, Tag, model_validator
 
-from gluecat.model.base import Strict, at_most, scalar_to_text
+from gluecat.model.base import Parameters, Strict, at_most, scalar_to_text
 
 # The most partitions one table may declare: expanding them costs memory and
 # every one is a Glue API entry, so a typo like `step: 0` or a 10,000-year
@@ -136,15 +136,30 @@ def _advance(moment: datetime, unit: str, step: int) -> datetime:
     return moment.replace(year=moment.year + months // 12, month=months % 12 + 1, day=1)
 
 
-class PartitionEntry(Strict):
+class PartitionOwn(Strict):
+    """What a partition holds of its own, beyond the table's storage descriptor it copies."""
+
+    parameters: Parameters = Field(default_factory=dict, description="The partition's own Glue parameters")
+    storage_parameters: Parameters | None = Field(
+        None, description="Its StorageDescriptor parameters; default: the table's"
+    )
+    extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="StorageDescriptor fields in which it differs from the table (columns, SerDe ...),"
+        " as Glue spells them under `StorageDescriptor`",
+    )
+
+
+class PartitionEntry(PartitionOwn):
     """One partition: `{values: {dt: "2024-01-01"}, location?: s3://...}`."""
 
     values: dict[str, PartitionValue] = Field(description="Value of every partition key")
     location: str | None = Field(None, description="Default: <table location>/<key>=<value>/...")
 
 
-class PartitionGenerator(Strict):
-    """`{expand: {dt: {from: .., to: ..}, region: [eu, us]}}`: the cross product."""
+class PartitionGenerator(PartitionOwn):
+    """`{expand: {dt: {from: .., to: ..}, region: [eu, us]}}`: the cross product, each holding the same
+    `parameters`, `storage_parameters` and `extra`."""
 
     expand: dict[str, list[PartitionValue] | Range] = Field(description="One axis per partition key")
 

@@ -36,6 +36,7 @@ class Column(Strict):
     name: ColumnName
     type: HiveTypeText = Field(description="Hive type string, e.g. bigint, decimal(10,2)")
     comment: Comment | None = None
+    parameters: Parameters = Field(default_factory=dict, description="Glue column parameters")
 
 
 def _valid_iceberg_type(value: str) -> str:
@@ -50,6 +51,7 @@ class IcebergColumn(Column):
 
 
 class Serde(Strict):
+    name: str | None = Field(None, description="SerdeInfo.Name, as some tools set it")
     library: str | None = Field(None, description="SerDe class; default from `storage`")
     parameters: Parameters = Field(default_factory=dict)
 
@@ -57,7 +59,9 @@ class Serde(Strict):
 class TableBase(Strict):
     name: ObjectName | None = Field(None, description="Defaults to the file stem")
     description: Description | None = None
-    location: Location | None = Field(None, description="S3 URI of the table's data")
+    location: Location | None = Field(
+        None, description="S3 URI of the table's data; '' for a table without one (a stream, a JDBC source)"
+    )
     parameters: Parameters = Field(default_factory=dict, description="Glue table parameters")
     allow_breaking: str | None = Field(
         None, description="Why a breaking change to this table is deliberate: the plan gate lets it through"
@@ -74,7 +78,9 @@ def _storage_name(value: str) -> str:
 
 class HiveTable(TableBase):
     format: Literal["hive"] = "hive"
-    table_type: Literal["EXTERNAL_TABLE", "MANAGED_TABLE"] = "EXTERNAL_TABLE"
+    table_type: Literal["EXTERNAL_TABLE", "MANAGED_TABLE"] | None = Field(
+        "EXTERNAL_TABLE", description="null: no TableType in Glue, as some crawlers leave it"
+    )
     columns: list[Column] = Field(default_factory=list)
     storage: Annotated[str, AfterValidator(_storage_name)] | None = Field(
         None, description="Shorthand: " + ", ".join(STORAGE_FORMATS)
@@ -82,6 +88,9 @@ class HiveTable(TableBase):
     input_format: str | None = None
     output_format: str | None = None
     serde: Serde | None = None
+    storage_parameters: Parameters = Field(
+        default_factory=dict, description="StorageDescriptor parameters (crawlers and Glue ETL read them)"
+    )
     partition_keys: list[Column] = Field(default_factory=list)
     partitions: list[PartitionItem] | None = Field(
         None, description="Declared partitions; absent means live partitions are left alone"
@@ -172,9 +181,19 @@ class ViewTable(TableBase):
         None, description="athena: a Presto view Athena reads; spark: a Hive view Spark reads"
     )
     sql: str | None = Field(None, description="The view's SQL (with `dialect`)")
+    # Wider than TableBase's: a null leaves out a parameter the dialect would write.
+    parameters: OptionalParameters = Field(  # type: ignore[assignment]
+        default_factory=dict,
+        description="Glue table parameters; null leaves out one the dialect writes (`comment: null`)",
+    )
     columns: list[Column] = Field(default_factory=list)
     view_original_text: str | None = Field(None, description="ViewOriginalText, as the engine wrote it")
     view_expanded_text: str | None = Field(None, description="ViewExpandedText")
+    extra: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Glue TableInput fields gluecat does not model (Owner, the view's StorageDescriptor"
+        " beyond its columns ...), written to Glue as they are",
+    )
 
     @model_validator(mode="after")
     def _sql_or_texts(self) -> ViewTable:

@@ -7,13 +7,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.database import database_input
-from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
-from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, declared_extra
-from gluecat.convert.hive import hive_table_input
+from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, VIEW_STORAGE_KEYS, declared_extra
 from gluecat.convert.locations import lake_location, table_location
 from gluecat.convert.partition_index import with_indexes
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
-from gluecat.convert.view import view_table_input
+from gluecat.convert.table import desired_table_input
 from gluecat.errors import PlanError
 from gluecat.formats.spark_schema import has_schema_copy, rewritten
 from gluecat.live import LiveCatalog
@@ -27,7 +25,7 @@ from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.index_diff import index_changes
 from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
-from gluecat.plan.parameters import managed
+from gluecat.plan.parameters import diffed, managed
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
@@ -113,8 +111,8 @@ def _view_change(
 ) -> Change | None:
     assert model.name is not None
     address = f"{database.name}.{model.name}"
-    desired: Shape = dict(view_table_input(model, database.name))
-    desired["Parameters"] = managed(desired["Parameters"], ignore)
+    desired = desired_table_input(model, database.model, ignore)
+    assert desired is not None
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
@@ -125,7 +123,10 @@ def _view_change(
         *_scalar_diffs(pairs),
         *view_text_diffs(model, database.name, live),
         *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
-        *_parameter_diffs("parameters", live.get("Parameters") or {}, view_owned_free(model, desired["Parameters"])),
+        *_parameter_diffs(
+            "parameters", live.get("Parameters") or {}, diffed(view_owned_free(model, desired["Parameters"]))
+        ),
+        *_extra_diffs(live, desired, VIEW_STORAGE_KEYS),
     ]
     if not diffs:
         return None
@@ -133,6 +134,7 @@ def _view_change(
     merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
+    live_sd.update({k: v for k, v in desired["StorageDescriptor"].items() if k in VIEW_STORAGE_KEYS})
     merged["StorageDescriptor"] = live_sd
     findings = impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d)) or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
@@ -144,8 +146,12 @@ def _column_name(path: str) -> str:
 
 
 def _is_column_shape(diff: FieldDiff) -> bool:
-    """Column added, dropped, retyped or moved (not a comment)."""
-    return diff.path.startswith("columns") and not diff.path.endswith(".comment")
+    """Column added, dropped, retyped or moved (not a comment or a column parameter)."""
+    return diff.path.startswith("columns") and not _column_metadata(diff.path)
+
+
+def _column_metadata(path: str) -> bool:
+    return path.endswith(".comment") or ".parameters." in path
 
 
 def _dropped_columns(diffs: Iterable[FieldDiff]) -> list[str]:
@@ -200,8 +206,8 @@ def _delta_change(
 
     assert model.name is not None and model.location is not None  # lint requires the location
     address = f"{database.name}.{model.name}"
-    glue: Shape = dict(delta_table_input(model, model.location))
-    glue["Parameters"] = {**managed(model.parameters, ignore), **DELTA_PARAMETERS}
+    glue = desired_table_input(model, database.model, ignore)
+    assert glue is not None
     if log is None:
         if live is not None:
             refusals.append(f"{address}: registered in Glue, but there is no Delta log at {model.location}")
@@ -326,7 +332,8 @@ def _table_changes(
 ) -> Iterator[Change | PartitionChanges]:
     address = f"{database.name}.{table.name}"
     location = table_location(model, database.model)
-    desired = _desired_hive(model, location, ignore)
+    desired = desired_table_input(model, database.model, ignore)
+    assert desired is not None
     partitions: LivePartitions | None = None
     follows: tuple[tuple[str, ...], ...] = ()
     created = with_indexes(desired, model.partition_indexes)  # CreateTable makes them with the table
@@ -358,12 +365,6 @@ def _table_changes(
         yield _partition_changes(database.name, table.name, model, desired, location, partitions, prune, follows)
 
 
-def _desired_hive(model: HiveTable, location: str | None, ignore: tuple[str, ...]) -> Shape:
-    desired: Shape = dict(hive_table_input(model, location))
-    desired["Parameters"] = managed(desired["Parameters"], ignore)
-    return desired
-
-
 def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTable, Shape], LivePartitions | None]:
     """What each table's live partitions are folded into as they are read; None where the plan
     needs none (partition keys change: the table is replaced with its declared partitions)."""
@@ -373,7 +374,8 @@ def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTab
         model = table.model
         assert isinstance(model, HiveTable)
         location = table_location(model, database.model)
-        desired = _desired_hive(model, location, ignore)
+        desired = desired_table_input(model, database.model, ignore)
+        assert desired is not None
         if not location or _partition_keys(live) != _partition_keys(desired):
             return None
         declared = None
@@ -383,13 +385,14 @@ def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTab
         judge = model.partition_schema == "follow" or any(
             _moves_partition_schema(d) for d in _hive_diffs(live, desired)
         )
-        return LivePartitions(declared, (desired["StorageDescriptor"], storage_of(desired)) if judge else None)
+        against = (desired["StorageDescriptor"], storage_of(desired)) if judge else None
+        return LivePartitions(declared, against, columns=declared is not None and declared.declares_columns)
 
     return fold_for
 
 
 def _moves_partition_schema(diff: FieldDiff) -> bool:
-    return diff.path.startswith(("columns", "serde.")) and not diff.path.endswith(".comment")
+    return diff.path.startswith(("columns", "serde.")) and not _column_metadata(diff.path) and diff.path != "serde.name"
 
 
 def _hive_update(
@@ -442,21 +445,26 @@ def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
     }
     if "Description" in desired:
         scalars["description"] = (live.get("Description"), desired["Description"])
+    if "Name" in want_serde:
+        scalars["serde.name"] = (live_serde.get("Name"), want_serde["Name"])
     yield from _scalar_diffs(scalars)
     yield from _parameter_diffs(
         "serde.parameters", live_serde.get("Parameters") or {}, want_serde.get("Parameters") or {}
+    )
+    yield from _parameter_diffs(
+        "storage_parameters", live_sd.get("Parameters") or {}, diffed(want_sd.get("Parameters") or {})
     )
     yield from column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
     live_parameters, want_parameters = live.get("Parameters") or {}, desired["Parameters"]
     if declares_projection(want_parameters):
         yield from projection_diffs(live_parameters, want_parameters)
         want_parameters = unowned(want_parameters)
-    yield from _parameter_diffs("parameters", live_parameters, want_parameters)
+    yield from _parameter_diffs("parameters", live_parameters, diffed(want_parameters))
     yield from _extra_diffs(live, desired)
 
 
-def _extra_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
-    for path, keys in declared_extra(desired):
+def _extra_diffs(live: Shape, desired: Shape, storage_keys: tuple[str, ...] = STORAGE_KEYS) -> Iterator[FieldDiff]:
+    for path, keys in declared_extra(desired, storage_keys):
         have: Any = live
         want: Any = desired
         for key in keys:
@@ -479,6 +487,9 @@ def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[st
             yield FieldDiff(f"columns.{name}.type", have.get("Type"), want["Type"])
         if "Comment" in want and have.get("Comment") != want["Comment"]:
             yield FieldDiff(f"columns.{name}.comment", have.get("Comment"), want["Comment"])
+        for key, value in sorted((want.get("Parameters") or {}).items()):
+            if (have.get("Parameters") or {}).get(key) != value:
+                yield FieldDiff(f"columns.{name}.parameters.{key}", (have.get("Parameters") or {}).get(key), value)
     for name, have in live_by_name.items():
         if name not in want_by_name:
             yield FieldDiff(f"columns.{name}", have.get("Type"), None)
@@ -492,7 +503,7 @@ def merge_table_input(live: Shape, desired: Shape) -> Shape:
     """Live table with the declared fields laid over it: what the model does not cover stays."""
     merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
     if declares_projection(desired["Parameters"]):
-        merged["Parameters"] = {**unowned(live.get("Parameters") or {}), **desired["Parameters"]}
+        merged["Parameters"] = {**unowned(live.get("Parameters") or {}), **diffed(desired["Parameters"])}
     for key in ("Name", "Description", "TableType", "PartitionKeys"):
         if key in desired:
             merged[key] = desired[key]
@@ -503,12 +514,17 @@ def merge_table_input(live: Shape, desired: Shape) -> Shape:
         **(live_serde.get("Parameters") or {}),
         **want_sd["SerdeInfo"]["Parameters"],
     }
+    if "Name" in want_sd["SerdeInfo"]:
+        live_serde["Name"] = want_sd["SerdeInfo"]["Name"]
     live_sd.update(
         Columns=_merge_columns(live_sd.get("Columns") or [], want_sd["Columns"]),
         InputFormat=want_sd["InputFormat"],
         OutputFormat=want_sd["OutputFormat"],
         SerdeInfo=live_serde,
     )
+    storage_parameters = {**(live_sd.get("Parameters") or {}), **diffed(want_sd.get("Parameters") or {})}
+    if storage_parameters:
+        live_sd["Parameters"] = storage_parameters
     if "Location" in want_sd:
         live_sd["Location"] = want_sd["Location"]
     live_sd.update({k: want_sd[k] for k in STORAGE_KEYS if k in want_sd})
@@ -520,7 +536,8 @@ def merge_table_input(live: Shape, desired: Shape) -> Shape:
 def _carry_over(live: Shape, input_keys: tuple[str, ...], desired: Shape) -> Shape:
     """The live object as an *Input shape, with the declared parameters laid over the live ones."""
     merged = {k: live[k] for k in input_keys if k in live}
-    merged["Parameters"] = {**(live.get("Parameters") or {}), **desired["Parameters"]}
+    # Spark's schema copy: the live one wins on update (gluecat rewrites it when columns change).
+    merged["Parameters"] = {**(live.get("Parameters") or {}), **diffed(desired["Parameters"])}
     return merged
 
 
@@ -550,12 +567,12 @@ def _partition_changes(
         prune = False
     # The generators expand once, here; the live side is what the pages left behind.
     declared = DeclaredPartitions(model.partitions or [], keys, location)
-    for values, explicit in declared:
+    for values, explicit, own in declared:
         if live is None or values not in live.seen:
-            creates.append(PartitionWrite(values, declared.location(values, explicit)))
+            creates.append(PartitionWrite(values, declared.location(values, explicit), own=own))
         elif (moved := live.moved.get(values)) is not None:
             wanted = declared.location(values, explicit)
-            updates.append(PartitionWrite(values, wanted, moved.live_location, moved.shape))
+            updates.append(PartitionWrite(values, wanted, moved.live_location, moved.shape, own))
     deletes = tuple(sorted(live.undeclared)) if prune and live is not None else ()
     fingerprints = {w.values: fingerprint(w.live) for w in updates if w.live is not None}
     if live is not None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gluecat.convert.locations import partition_location
+from gluecat.convert.partitions import own_differs, own_input
 from gluecat.model.partitions import PartitionEntry, PartitionGenerator, PartitionItem, Range, axis_values, expand_item
 from gluecat.plan.fingerprint import fingerprint, partition_input_of
 from gluecat.plan.hive_impact import Storage
@@ -37,38 +38,44 @@ def slashless(location: str | None) -> str | None:
 
 
 class DeclaredPartitions:
-    """The partitions a table declares: membership and wanted location without expanding generators."""
+    """The partitions a table declares: membership, wanted location and what each holds of its own
+    (`own`: the partial PartitionInput its entry or generator lays over the table's template),
+    without expanding generators."""
 
     def __init__(self, items: Sequence[PartitionItem], keys: tuple[str, ...], table_location: str) -> None:
         self.items = items
         self.keys = keys
         self.table_location = table_location
-        self._explicit: dict[Values, str | None] = {}
-        self._generators: list[tuple[Callable[[str], bool], ...]] = []
-        for item in items:
+        self._owns = [own_input(item) or None for item in items]  # one per item, shared by its partitions
+        self._explicit: dict[Values, tuple[str | None, Shape | None]] = {}
+        self._generators: list[tuple[tuple[Callable[[str], bool], ...], Shape | None]] = []
+        for item, own in zip(items, self._owns, strict=True):
             if isinstance(item, PartitionEntry):
-                self._explicit.setdefault(tuple(item.values[key] for key in keys), item.location)
+                self._explicit.setdefault(tuple(item.values[key] for key in keys), (item.location, own))
             else:
-                self._generators.append(tuple(_axis_test(item, key) for key in keys))
+                self._generators.append((tuple(_axis_test(item, key) for key in keys), own))
+        self.declares_columns = any("Columns" in (own or {}).get("StorageDescriptor", {}) for own in self._owns)
 
-    def wanted(self, values: Values) -> str | None:
-        """Where a declared partition belongs; None when the table does not declare it."""
+    def wanted(self, values: Values) -> tuple[str, Shape | None] | None:
+        """Where a declared partition belongs and what it holds of its own; None when not declared."""
         if values in self._explicit:
-            return self.location(values, self._explicit[values])
+            explicit, own = self._explicit[values]
+            return self.location(values, explicit), own
         if len(values) == len(self.keys):
-            for tests in self._generators:
+            for tests, own in self._generators:
                 if all(test(value) for test, value in zip(tests, values, strict=True)):
-                    return self.location(values, None)
+                    return self.location(values, None), own
         return None
 
     def location(self, values: Values, explicit: str | None) -> str:
         return explicit or partition_location(self.table_location, self.keys, values)
 
-    def __iter__(self) -> Iterator[tuple[Values, str | None]]:
-        """Every declared partition with its explicit location (None: the default), in declaration
-        order; `location` says where it belongs (worked out only where a change needs it)."""
-        for item in self.items:
-            yield from expand_item(item, list(self.keys))
+    def __iter__(self) -> Iterator[tuple[Values, str | None, Shape | None]]:
+        """Every declared partition with its explicit location (None: the default) and its own fields,
+        in declaration order; `location` says where it belongs (worked out only where a change needs it)."""
+        for item, own in zip(self.items, self._owns, strict=True):
+            for values, explicit in expand_item(item, list(self.keys)):
+                yield values, explicit, own
 
 
 def _axis_test(generator: PartitionGenerator, key: str) -> Callable[[str], bool]:
@@ -95,7 +102,8 @@ def _integer_test(axis: Range) -> Callable[[str], bool]:
 
 @dataclass(frozen=True)
 class Moved:
-    """A declared partition that lives elsewhere: where it is, and what an update carries over."""
+    """A declared partition that lives elsewhere or lacks its own declared fields: where it is, and
+    what an update carries over."""
 
     live_location: str
     shape: Shape
@@ -105,12 +113,15 @@ class LivePartitions:
     """Folds pages of live partitions into what the diff needs; `add` is thread-safe (pages arrive
     from parallel segments)."""
 
-    def __init__(self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None) -> None:
+    def __init__(
+        self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None, columns: bool = False
+    ) -> None:
         """`drift_against`: the table's descriptor after the plan and its storage, when the plan
-        must judge the partitions' own schemas; only then are their column lists read."""
+        must judge the partitions' own schemas; only then (or with `columns`: entries declare their
+        own columns) are their column lists read."""
         self.declared = declared
         self._drift_against = drift_against
-        self.columns = drift_against is not None
+        self.columns = columns or drift_against is not None
         self._lock = threading.Lock()
         self.total = 0
         self.seen: set[Values] = set()
@@ -125,12 +136,13 @@ class LivePartitions:
                 self._drifts.append(partition_drift(page, *self._drift_against))
             for partition in page:
                 values = tuple(partition["Values"])
-                wanted = self.declared.wanted(values) if self.declared is not None else None
-                if wanted is None:
+                found = self.declared.wanted(values) if self.declared is not None else None
+                if found is None:
                     self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
                     continue
                 self.seen.add(values)
-                if slashless(location_of(partition)) != slashless(wanted):
+                wanted, own = found
+                if slashless(location_of(partition)) != slashless(wanted) or (own and own_differs(own, partition)):
                     self.moved[values] = Moved(location_of(partition), partition_input_of(partition))
 
     def incomplete(self) -> list[Values]:

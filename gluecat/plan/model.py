@@ -83,6 +83,14 @@ class PartitionWrite:
     location: str
     before: str | None = None  # the live location, for updates
     live: dict[str, Any] | None = None  # the live PartitionInput an update starts from (safety rule 6)
+    own: dict[str, Any] | None = None  # what the partition holds beyond the table's template (partial input)
+
+    @property
+    def change_text(self) -> str:
+        """`old -> new` for a move; for a partition that stays, what changes on it."""
+        if self.before is not None and self.before.rstrip("/") != self.location.rstrip("/"):
+            return f"{self.before} -> {self.location}"
+        return f"{self.location}: its own parameters or descriptor"
 
 
 @dataclass(frozen=True)

@@ -56,11 +56,8 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "keys": list(p.keys),
                 "storage": p.storage,
                 "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints.items()],
-                "create": [{"values": list(w.values), "location": w.location} for w in p.creates],
-                "update": [
-                    {"values": list(w.values), "location": w.location, "before": w.before, "live": w.live}
-                    for w in p.updates
-                ],
+                "create": [_write(w) for w in p.creates],
+                "update": [{**_write(w), "before": w.before, "live": w.live} for w in p.updates],
                 "delete": [list(v) for v in p.deletes],
                 "follow": [list(v) for v in p.follows],
                 "impact": p.impact.value,
@@ -101,9 +98,10 @@ def from_json(data: dict[str, Any]) -> Plan:
                 table=p["table"],
                 keys=tuple(p["keys"]),
                 storage=p["storage"],
-                creates=tuple(PartitionWrite(tuple(w["values"]), w["location"]) for w in p["create"]),
+                creates=tuple(PartitionWrite(tuple(w["values"]), w["location"], own=w.get("own")) for w in p["create"]),
                 updates=tuple(
-                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"]) for w in p["update"]
+                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"], w.get("own"))
+                    for w in p["update"]
                 ),
                 deletes=tuple(tuple(v) for v in p["delete"]),
                 live_fingerprints={tuple(g["values"]): g["fingerprint"] for g in p["live_fingerprints"]},
@@ -154,17 +152,31 @@ def _mask_diff(diff: FieldDiff) -> FieldDiff:
 def _mask_partitions(group: PartitionChanges) -> PartitionChanges:
     """Partition locations are derived from the table's, so only remembered values and URL passwords
     can hide in them; one scan over all of them spares a million partitions a copy each."""
-    known = redact.scrub_known
     creates = group.creates
     locations = "\n".join(w.location for w in creates)
-    if known(locations) != locations:
-        creates = tuple(PartitionWrite(w.values, known(w.location)) for w in creates)
+    if redact.scrub_known(locations) != locations or any(w.own for w in creates):
+        creates = tuple(_mask_write(w) for w in creates)
     return dataclasses.replace(
         group,
         storage=redact.mask_any(group.storage),
         creates=creates,
-        updates=tuple(
-            PartitionWrite(w.values, known(w.location), redact.mask_any(w.before), redact.mask_any(w.live))
-            for w in group.updates
-        ),
+        updates=tuple(_mask_write(w) for w in group.updates),
     )
+
+
+def _mask_write(write: PartitionWrite) -> PartitionWrite:
+    return dataclasses.replace(
+        write,
+        location=redact.scrub_known(write.location),
+        before=redact.mask_any(write.before),
+        live=redact.mask_any(write.live),
+        own=redact.mask_any(write.own),
+    )
+
+
+def _write(write: PartitionWrite) -> dict[str, Any]:
+    """A partition to write; `own` only when it holds something beyond its table's template."""
+    shape: dict[str, Any] = {"values": list(write.values), "location": write.location}
+    if write.own:
+        shape["own"] = write.own
+    return shape

@@ -70,7 +70,7 @@ def _change(console: Console, change: Change, width: int) -> None:
 
 def _partitions(console: Console, group: PartitionChanges) -> None:
     rows = [(Action.CREATE, w.values, w.location) for w in group.creates]
-    rows += [(Action.UPDATE, w.values, f"{w.before} -> {w.location}") for w in group.updates]
+    rows += [(Action.UPDATE, w.values, w.change_text) for w in group.updates]
     rows += [(Action.DELETE, v, "") for v in group.deletes]
     rows += [(Action.UPDATE, v, "columns and SerDe follow the table") for v in group.follows]
     for action, values, detail in rows[:PARTITIONS_SHOWN]:

@@ -110,7 +110,7 @@ def _partition_row(group: PartitionChanges) -> str:
 
 def _partition_details(group: PartitionChanges) -> list[str]:
     shown = [f"+ {group.address(w.values)}" for w in group.creates[:PARTITIONS_SHOWN]]
-    shown += [f"~ {group.address(w.values)}: {w.before} -> {w.location}" for w in group.updates[:PARTITIONS_SHOWN]]
+    shown += [f"~ {group.address(w.values)}: {w.change_text}" for w in group.updates[:PARTITIONS_SHOWN]]
     shown += [f"- {group.address(v)}" for v in group.deletes[:PARTITIONS_SHOWN]]
     shown += [f"~ {group.address(v)}: columns and SerDe" for v in group.follows[:PARTITIONS_SHOWN]]
     more = group.count - len(shown)

@@ -13,7 +13,8 @@ from tests.strategies import hive_tables
 @given(hive_tables())
 def test_hive_table_round_trip_is_identity(table: HiveTable) -> None:
     shape = hive_table_input(table, table.location)
-    assert hive_table_from_glue(shape) == table
+    # A table Glue holds without a location imports as `location: ""`, so no default is added.
+    assert hive_table_from_glue(shape) == table.model_copy(update={"location": table.location or ""})
 
 
 def test_database_round_trip() -> None:
@@ -94,7 +95,7 @@ def test_serde_parameters_extend_the_shorthand() -> None:
     params = hive_table_input(table, None)["StorageDescriptor"]["SerdeInfo"]["Parameters"]
     assert params["skip.header.line.count"] == "1"
     assert params["separatorChar"] == ","
-    assert hive_table_from_glue(hive_table_input(table, None)) == table
+    assert hive_table_from_glue(hive_table_input(table, None)) == table.model_copy(update={"location": ""})
 
 
 def test_unknown_formats_stay_explicit() -> None:

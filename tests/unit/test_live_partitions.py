@@ -35,12 +35,12 @@ def _declared() -> DeclaredPartitions:
 
 def test_every_expanded_partition_is_declared_where_the_expansion_puts_it() -> None:
     declared = _declared()
-    expanded = [(values, declared.location(values, explicit)) for values, explicit in declared]
+    expanded = [(values, declared.location(values, explicit)) for values, explicit, _ in declared]
     assert len(expanded) == 6 * 4 + 4 + 2
     assert expanded[0] == (("2024-01", "003"), f"{TABLE}/dt=2024-01/n=003/")
     assert (("z", "1"), "s3://elsewhere/z/") in expanded
     for values, location in expanded:
-        assert declared.wanted(values) == location
+        assert declared.wanted(values) == (location, None)
 
 
 def test_values_off_the_generators_grid_are_not_declared() -> None:
@@ -61,7 +61,7 @@ def test_values_off_the_generators_grid_are_not_declared() -> None:
 
 def test_the_same_partitions_as_expand_partitions() -> None:
     declared = _declared()
-    assert [v for v, _ in declared] == [v for v, _ in expand_partitions(list(declared.items), ["dt", "n"])]
+    assert [v for v, _, _ in declared] == [v for v, _ in expand_partitions(list(declared.items), ["dt", "n"])]
 
 
 def _partition(dt: str, n: str, location: str, columns: bool = True) -> dict[str, object]:

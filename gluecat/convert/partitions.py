@@ -1,0 +1,109 @@
+"""What a partition holds of its own ↔ the `parameters`, `storage_parameters` and `extra` of its entry.
+
+A partition copies its table's storage descriptor when it is added (as Athena and Hive do);
+what it holds beyond that — its own parameters, StorageDescriptor parameters, columns or SerDe
+that drifted — is written in its YAML entry so that a rebuilt catalog holds it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from gluecat.convert.extra import meaningful
+from gluecat.convert.parameters import managed
+from gluecat.model.partitions import PartitionOwn
+
+Shape = dict[str, Any]
+SKIPPED = ("Location", "Parameters")  # the location is the entry's own key; parameters compare key by key
+
+
+def own_input(item: PartitionOwn) -> Shape:
+    """The partial PartitionInput an entry or generator lays over the table's template."""
+    own: Shape = {}
+    if item.parameters:
+        own["Parameters"] = dict(item.parameters)
+    descriptor = dict(item.extra.get("StorageDescriptor") or {})
+    if item.storage_parameters is not None:
+        descriptor["Parameters"] = dict(item.storage_parameters)
+    if descriptor:
+        own["StorageDescriptor"] = descriptor
+    return own
+
+
+def created(storage: Mapping[str, Any], values: Sequence[str], location: str, own: Mapping[str, Any] | None) -> Shape:
+    """A new partition: the table's storage descriptor, its own fields laid over, its location."""
+    own = own or {}
+    descriptor = {**storage, **(own.get("StorageDescriptor") or {}), "Location": location}
+    shape: Shape = {"Values": list(values), "StorageDescriptor": descriptor}
+    if own.get("Parameters"):
+        shape["Parameters"] = dict(own["Parameters"])
+    return shape
+
+
+def updated(live: Mapping[str, Any], own: Mapping[str, Any] | None, location: str) -> Shape:
+    """A live partition at `location` with its declared fields laid over; parameters merge key by key,
+    so what it holds beyond the YAML is kept (safety rule 6)."""
+    own = own or {}
+    own_sd = dict(own.get("StorageDescriptor") or {})
+    live_sd = live.get("StorageDescriptor") or {}
+    if "Parameters" in own_sd:
+        own_sd["Parameters"] = {**(live_sd.get("Parameters") or {}), **own_sd["Parameters"]}
+    shape: Shape = {**live, "StorageDescriptor": {**live_sd, **own_sd, "Location": location}}
+    if own.get("Parameters"):
+        shape["Parameters"] = {**(live.get("Parameters") or {}), **own["Parameters"]}
+    return shape
+
+
+def own_differs(own: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
+    """Whether a live partition lacks something its entry declares (undeclared keys are not compared)."""
+    if any((live.get("Parameters") or {}).get(k) != v for k, v in (own.get("Parameters") or {}).items()):
+        return True
+    live_sd = live.get("StorageDescriptor") or {}
+    for key, value in (own.get("StorageDescriptor") or {}).items():
+        if key == "Parameters":
+            if any((live_sd.get("Parameters") or {}).get(k) != v for k, v in value.items()):
+                return True
+        elif _normal(key, live_sd.get(key)) != _normal(key, value):
+            return True
+    return False
+
+
+def own_from_glue(partition: Mapping[str, Any], template: Mapping[str, Any], ignore: Iterable[str] = ()) -> Shape:
+    """The entry keys (`parameters`, `storage_parameters`, `extra`) that rebuild a live partition
+    from its table's storage descriptor; empty when it holds nothing of its own."""
+    patterns = tuple(ignore)
+    own: Shape = {}
+    parameters = managed(partition.get("Parameters") or {}, patterns)
+    if parameters:
+        own["parameters"] = parameters
+    descriptor = partition.get("StorageDescriptor") or {}
+    mine = managed(descriptor.get("Parameters") or {}, patterns)
+    if mine != managed(template.get("Parameters") or {}, patterns):
+        own["storage_parameters"] = mine
+    differing = {
+        key: descriptor[key] if key in descriptor else _unset(template[key])
+        for key in sorted((set(descriptor) | set(template)) - set(SKIPPED))
+        if _normal(key, descriptor.get(key)) != _normal(key, template.get(key))
+    }
+    if differing:
+        own["extra"] = {"StorageDescriptor": differing}
+    return own
+
+
+def _normal(key: str, value: Any) -> Any:
+    """Glue's unset spellings (-1 buckets, False, empty) as None; a SerDe without its empty parameters."""
+    if not meaningful(key, value):
+        return None
+    if key == "SerdeInfo" and isinstance(value, Mapping):
+        return {k: v for k, v in value.items() if meaningful(k, v)}
+    return value
+
+
+def _unset(value: Any) -> Any:
+    """The value a partition holds for a field it lacks and its table sets."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -1
+    return type(value)() if isinstance(value, list | dict | str) else None
