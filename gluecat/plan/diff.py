@@ -331,16 +331,19 @@ def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTab
         assert isinstance(model, HiveTable)
         location = table_location(model, database.model)
         desired = _desired_hive(model, location, ignore)
-        if not location or _partition_keys(live) != _partition_keys(desired):
+        if _partition_keys(live) != _partition_keys(desired):
             return None
         declared = None
-        if model.partitions is not None:
+        if model.partitions is not None and location:
             declared = DeclaredPartitions(model.partitions, tuple(k.name for k in model.partition_keys), location)
         # Drift costs a look at every partition's columns: only for `follow`, or when this plan moves the schema.
         judge = model.partition_schema == "follow" or any(
             _moves_partition_schema(d) for d in _hive_diffs(live, desired)
         )
-        return LivePartitions(declared, (desired["StorageDescriptor"], storage_of(desired)) if judge else None)
+        if declared is None and not judge:
+            return None
+        drift_against = (desired["StorageDescriptor"], storage_of(desired)) if judge else None
+        return LivePartitions(declared, drift_against, prune=project.config.prune)
 
     return fold_for
 

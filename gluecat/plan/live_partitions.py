@@ -105,17 +105,21 @@ class LivePartitions:
     """Folds pages of live partitions into what the diff needs; `add` is thread-safe (pages arrive
     from parallel segments)."""
 
-    def __init__(self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None) -> None:
+    def __init__(
+        self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None, prune: bool = False
+    ) -> None:
         """`drift_against`: the table's descriptor after the plan and its storage, when the plan
-        must judge the partitions' own schemas; only then are their column lists read."""
+        must judge the partitions' own schemas; only then are their column lists read. `prune`:
+        keep what undeclared partitions need to be deleted."""
         self.declared = declared
+        self.prune = prune and declared is not None
         self._drift_against = drift_against
         self.columns = drift_against is not None
         self._lock = threading.Lock()
         self.total = 0
         self.seen: set[Values] = set()
         self.moved: dict[Values, Moved] = {}
-        self.undeclared: dict[Values, str | None] = {}  # values -> fingerprint (None: read without columns)
+        self.undeclared: dict[Values, str | None] = {}  # under prune: values -> fingerprint (None: not read yet)
         self._drifts: list[Drift] = []
 
     def add(self, page: list[Shape]) -> None:
@@ -127,7 +131,8 @@ class LivePartitions:
                 values = tuple(partition["Values"])
                 wanted = self.declared.wanted(values) if self.declared is not None else None
                 if wanted is None:
-                    self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
+                    if self.prune:
+                        self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
                     continue
                 self.seen.add(values)
                 if slashless(location_of(partition)) != slashless(wanted):
