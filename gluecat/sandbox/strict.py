@@ -12,14 +12,16 @@ import base64
 import io
 import json
 import random
+import re
 import threading
 import time
 import uuid
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from gluecat.sandbox.segments import SegmentSplits
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -39,6 +41,8 @@ BATCH_LIMITS = {
     "BatchDeleteTable": ("TablesToDelete", 100),
 }
 MAX_SEGMENTS = 10
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
+_GLUE_READS = ("AWSGlue.Get", "AWSGlue.BatchGet", "AWSGlue.Search")
 CONTROL_PREFIX = "/_gluecat"
 
 
@@ -70,6 +74,7 @@ class StrictGlue:
         self._lock = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
+        self._segments = SegmentSplits()
 
     def reset_counts(self) -> None:
         with self._lock:
@@ -82,6 +87,8 @@ class StrictGlue:
             start_response(f"{response.status} X", response.headers)
             return [response.body]
         target = environ.get("HTTP_X_AMZ_TARGET", "")
+        if not target.startswith(_GLUE_READS):
+            self._segments.clear()  # a write (or a reset) ends every scan in progress
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
@@ -172,15 +179,23 @@ class StrictGlue:
             if items is None:
                 return _error("InvalidInputException", "The NextToken is invalid or expired")
         else:
-            response = self._forward(operation, body, environ)
-            if response.status != 200:
-                return response
-            items = json.loads(response.body).get(list_key, [])
-            if segment is not None:
-                problem = _segment_problem(segment)
-                if problem:
-                    return _error("InvalidInputException", problem)
-                items = [i for i in items if _segment_of(i, segment["TotalSegments"]) == segment["SegmentNumber"]]
+            if segment is not None and (problem := _segment_problem(segment)):
+                return _error("InvalidInputException", problem)
+
+            def listing() -> list[Any]:
+                response = self._forward(operation, body, environ)
+                if response.status != 200:
+                    raise _Refused(response)
+                return list(json.loads(response.body).get(list_key, []))
+
+            try:
+                if segment is None:
+                    items = listing()
+                else:
+                    scan = json.dumps([_caller(environ), operation, body, segment["TotalSegments"]], sort_keys=True)
+                    items = self._segments.take(scan, segment["TotalSegments"], segment["SegmentNumber"], listing)
+            except _Refused as refused:
+                return refused.response
         page, rest = items[:max_results], items[max_results:]
         if exclude_columns:
             page = [_without_columns(item) for item in page]
@@ -209,8 +224,16 @@ def _segment_problem(segment: dict[str, Any]) -> str | None:
     return None
 
 
-def _segment_of(partition: dict[str, Any], total: int) -> int:
-    return zlib.crc32(json.dumps(partition.get("Values", [])).encode()) % total
+def _caller(environ: dict[str, Any]) -> list[str]:
+    """Whose catalog a request reads: moto picks the account from this header or the access key."""
+    scope = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+    return [environ.get("HTTP_X_MOTO_ACCOUNT_ID", ""), *(scope.groups() if scope else ())]
+
+
+class _Refused(Exception):
+    def __init__(self, response: _Response) -> None:
+        super().__init__(response.status)
+        self.response = response
 
 
 _NAME_KEYS = ("DatabaseName", "TableName")
