@@ -303,5 +303,14 @@ def _follow_table_schema(glue: Glue, group: PartitionChanges, sent: Callable[[in
     """Read the partitions to bring in step now, so each keeps exactly what it holds but its schema."""
     if not group.follows:
         return []
-    live = glue.partitions(group.database, group.table, len(group.follows))
-    return glue.update_partitions(group.database, group.table, follow_entries(group, live), sent)
+    wanted = set(group.follows)
+    drifted: list[dict[str, Any]] = []
+    lock = threading.Lock()
+
+    def keep(page: list[dict[str, Any]]) -> None:  # hold the drifted partitions, not the whole table
+        chosen = [partition for partition in page if tuple(partition["Values"]) in wanted]
+        with lock:
+            drifted.extend(chosen)
+
+    glue.each_partition_page(group.database, group.table, len(group.follows), keep)
+    return glue.update_partitions(group.database, group.table, follow_entries(group, drifted), sent)

@@ -376,17 +376,20 @@ def live_partitions_for(project: Project) -> Callable[[LoadedDatabase, LoadedTab
         location = table_location(model, database.model)
         desired = desired_table_input(model, database.model, ignore)
         assert desired is not None
-        if not location or _partition_keys(live) != _partition_keys(desired):
+        if _partition_keys(live) != _partition_keys(desired):
             return None
         declared = None
-        if model.partitions is not None:
+        if model.partitions is not None and location:
             declared = DeclaredPartitions(model.partitions, tuple(k.name for k in model.partition_keys), location)
         # Drift costs a look at every partition's columns: only for `follow`, or when this plan moves the schema.
         judge = model.partition_schema == "follow" or any(
             _moves_partition_schema(d) for d in _hive_diffs(live, desired)
         )
+        if declared is None and not judge:
+            return None
         against = (desired["StorageDescriptor"], storage_of(desired)) if judge else None
-        return LivePartitions(declared, against, columns=declared is not None and declared.declares_columns)
+        columns = declared is not None and declared.declares_columns
+        return LivePartitions(declared, against, prune=project.config.prune, columns=columns)
 
     return fold_for
 

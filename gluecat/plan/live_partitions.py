@@ -114,19 +114,25 @@ class LivePartitions:
     from parallel segments)."""
 
     def __init__(
-        self, declared: DeclaredPartitions | None, drift_against: tuple[Shape, Storage] | None, columns: bool = False
+        self,
+        declared: DeclaredPartitions | None,
+        drift_against: tuple[Shape, Storage] | None,
+        prune: bool = False,
+        columns: bool = False,
     ) -> None:
         """`drift_against`: the table's descriptor after the plan and its storage, when the plan
         must judge the partitions' own schemas; only then (or with `columns`: entries declare their
-        own columns) are their column lists read."""
+        own columns) are their column lists read. `prune`: keep what undeclared partitions need to
+        be deleted."""
         self.declared = declared
+        self.prune = prune and declared is not None
         self._drift_against = drift_against
         self.columns = columns or drift_against is not None
         self._lock = threading.Lock()
         self.total = 0
         self.seen: set[Values] = set()
         self.moved: dict[Values, Moved] = {}
-        self.undeclared: dict[Values, str | None] = {}  # values -> fingerprint (None: read without columns)
+        self.undeclared: dict[Values, str | None] = {}  # under prune: values -> fingerprint (None: not read yet)
         self._drifts: list[Drift] = []
 
     def add(self, page: list[Shape]) -> None:
@@ -138,7 +144,8 @@ class LivePartitions:
                 values = tuple(partition["Values"])
                 found = self.declared.wanted(values) if self.declared is not None else None
                 if found is None:
-                    self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
+                    if self.prune:
+                        self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
                     continue
                 self.seen.add(values)
                 wanted, own = found

@@ -140,12 +140,12 @@ def masked(plan: Plan) -> Plan:
 
 
 # Diff paths whose last part is a key users and engines name freely (parameters, properties, extra fields).
-_KEYED_PATHS = ("parameters.", "serde.parameters.", "properties.", "extra.")
+_KEYED_PATHS = ("parameters.", "serde.parameters.", "storage_parameters.", "properties.", "extra.")
 
 
 def _mask_diff(diff: FieldDiff) -> FieldDiff:
     prefix = next((p for p in _KEYED_PATHS if diff.path.startswith(p)), None)
-    key = diff.path.removeprefix(prefix) if prefix else ""
+    key = diff.path.removeprefix(prefix) if prefix else diff.path.partition(".parameters.")[2]  # a column's
     return FieldDiff(diff.path, redact.mask_value(key, diff.before), redact.mask_value(key, diff.after))
 
 

@@ -12,16 +12,17 @@ import base64
 import io
 import json
 import random
+import re
 import threading
 import time
 import uuid
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from gluecat.sandbox import partition_indexes
+from gluecat.sandbox.segments import SegmentSplits
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -41,6 +42,8 @@ BATCH_LIMITS = {
     "BatchDeleteTable": ("TablesToDelete", 100),
 }
 MAX_SEGMENTS = 10
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
+_GLUE_READS = ("AWSGlue.Get", "AWSGlue.BatchGet", "AWSGlue.Search")
 CONTROL_PREFIX = "/_gluecat"
 
 
@@ -77,7 +80,7 @@ class StrictGlue:
         self._lock = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
-        self._last_parsed: tuple[bytes, Any] = (b"", None)
+        self._segments = SegmentSplits()
 
     def reset_counts(self) -> None:
         with self._lock:
@@ -92,6 +95,8 @@ class StrictGlue:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if environ.get("PATH_INFO") == "/moto-api/reset":
             self.indexes.clear()
+        if not target.startswith(_GLUE_READS):
+            self._segments.clear()  # a write (or a reset) ends every scan in progress
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
@@ -198,15 +203,23 @@ class StrictGlue:
             if items is None:
                 return _error("InvalidInputException", "The NextToken is invalid or expired")
         else:
-            response = self._forward(operation, body, environ)
-            if response.status != 200:
-                return response
-            items = self._parse(response.body).get(list_key, [])
-            if segment is not None:
-                problem = _segment_problem(segment)
-                if problem:
-                    return _error("InvalidInputException", problem)
-                items = [i for i in items if _segment_of(i, segment["TotalSegments"]) == segment["SegmentNumber"]]
+            if segment is not None and (problem := _segment_problem(segment)):
+                return _error("InvalidInputException", problem)
+
+            def listing() -> list[Any]:
+                response = self._forward(operation, body, environ)
+                if response.status != 200:
+                    raise _Refused(response)
+                return list(json.loads(response.body).get(list_key, []))
+
+            try:
+                if segment is None:
+                    items = listing()
+                else:
+                    scan = json.dumps([_caller(environ), operation, body, segment["TotalSegments"]], sort_keys=True)
+                    items = self._segments.take(scan, segment["TotalSegments"], segment["SegmentNumber"], listing)
+            except _Refused as refused:
+                return refused.response
         page, rest = items[:max_results], items[max_results:]
         if exclude_columns:
             page = [_without_columns(item) for item in page]
@@ -217,17 +230,6 @@ class StrictGlue:
                 self._pages[next_id] = rest
             result["NextToken"] = _encode(next_id)
         return _json(result)
-
-    def _parse(self, body: bytes) -> Any:
-        """Parallel segment reads of one table each get its whole answer: parse it once."""
-        with self._lock:
-            last_body, last = self._last_parsed
-        if body == last_body:
-            return last
-        parsed = json.loads(body)
-        with self._lock:
-            self._last_parsed = (body, parsed)
-        return parsed
 
 
 def _without_columns(partition: dict[str, Any]) -> dict[str, Any]:
@@ -246,8 +248,16 @@ def _segment_problem(segment: dict[str, Any]) -> str | None:
     return None
 
 
-def _segment_of(partition: dict[str, Any], total: int) -> int:
-    return zlib.crc32(json.dumps(partition.get("Values", [])).encode()) % total
+def _caller(environ: dict[str, Any]) -> list[str]:
+    """Whose catalog a request reads: moto picks the account from this header or the access key."""
+    scope = _CREDENTIAL.search(environ.get("HTTP_AUTHORIZATION", ""))
+    return [environ.get("HTTP_X_MOTO_ACCOUNT_ID", ""), *(scope.groups() if scope else ())]
+
+
+class _Refused(Exception):
+    def __init__(self, response: _Response) -> None:
+        super().__init__(response.status)
+        self.response = response
 
 
 _NAME_KEYS = ("DatabaseName", "TableName")

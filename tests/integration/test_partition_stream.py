@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gluecat.sandbox.segments import segment_of
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, sales_project
 
@@ -91,3 +92,21 @@ def test_a_saved_plan_deletes_partitions_read_without_columns(tmp_path: Path, se
     left = raw_glue.get_partitions(DatabaseName="sales", TableName="events")["Partitions"]
     assert {p["Values"][0] for p in left} == {"2024-01-01"}
     assert len(left) == 100
+
+
+def test_a_segment_read_after_a_write_sees_it(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    root = _project(tmp_path, server.endpoint_url, last_day="01")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    segments = {"TotalSegments": 2}
+    first = raw_glue.get_partitions(DatabaseName="sales", TableName="events", Segment={**segments, "SegmentNumber": 0})
+    new = next(str(n) for n in range(100, 200) if segment_of({"Values": ["2024-01-01", str(n)]}, 2) == 1)
+    raw_glue.create_partition(
+        DatabaseName="sales", TableName="events",
+        PartitionInput={"Values": ["2024-01-01", new], "StorageDescriptor": {"Location": "s3://lake/x/"}},
+    )  # fmt: skip
+
+    second = raw_glue.get_partitions(DatabaseName="sales", TableName="events", Segment={**segments, "SegmentNumber": 1})
+
+    values = [p["Values"][1] for p in first["Partitions"] + second["Partitions"]]
+    assert new in values
+    assert sorted(values) == sorted([*map(str, range(100)), new])

@@ -72,7 +72,7 @@ def _partition(dt: str, n: str, location: str, columns: bool = True) -> dict[str
 
 
 def test_pages_leave_values_behind_and_keep_what_changes_need() -> None:
-    live = LivePartitions(_declared(), None)
+    live = LivePartitions(_declared(), None, prune=True)
     assert live.columns is False
     live.add([_partition("2024-01", "003", f"{TABLE}/dt=2024-01/n=003/", columns=False)])
     live.add([_partition("x", "1", "s3://moved/x/", columns=False), _partition("q", "1", "s3://q/", columns=False)])
@@ -89,3 +89,10 @@ def test_pages_leave_values_behind_and_keep_what_changes_need() -> None:
     assert "CreationTime" not in live.moved[("x", "1")].shape  # only what PartitionInput carries
     assert live.undeclared[("q", "1")] == fingerprint({k: v for k, v in whole[1].items() if k != "CreationTime"})
     assert live.drift() is None
+
+
+def test_without_prune_undeclared_partitions_leave_nothing_behind() -> None:
+    live = LivePartitions(_declared(), None)
+    live.add([_partition("q", "1", "s3://q/", columns=False)])
+    assert live.total == 1
+    assert live.undeclared == {} and live.incomplete() == []
