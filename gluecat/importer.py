@@ -20,6 +20,7 @@ from gluecat.yamlout import dump, model_data
 
 HEADER = "# Written by gluecat import. Edit freely: gluecat plan shows what your edits change.\n"
 READ_WORKERS = 8
+NAME_MAX = 255  # bytes in one file or directory name, on the file systems a repository lives on
 
 
 @dataclass
@@ -105,7 +106,10 @@ def import_catalog(
                 written = _import_table(connection, database, live_table, options, refs, result)
                 files.update({directory / "tables" / f"{live_table['Name']}.yaml": written} if written else {})
     for path, text in files.items():
-        _write(path, text, force, result)
+        try:
+            _write(path, text, force, result)
+        except OSError as exc:  # a file system that refuses the name or the write: the other files still are
+            result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
     return result
 
 
@@ -128,7 +132,7 @@ def _import_table(
     """The table file's text, or None when the table is skipped (and named in `result`)."""
     address = f"{database.name}.{live['Name']}"
     try:
-        _check_file_name(live["Name"])
+        _check_file_name(live["Name"], ".yaml")
         adopted = adopt_table(connection, database, live, *options)
     except MODEL_ERRORS as exc:
         result.failed.append(f"{address}: {reason_of(exc)}")
@@ -138,10 +142,16 @@ def _import_table(
     return dump(refs.apply(adopted.data, address), HEADER)
 
 
-def _check_file_name(name: str) -> None:
+def _check_file_name(name: str, suffix: str = "") -> None:
     """The name becomes a directory or file stem: it must be one, and one the loader reads."""
     if "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         raise GluecatError(f"the name {name!r} cannot be a file or directory name (a '/', '\\' or leading '.')")
+    size = len(f"{name}{suffix}".encode())
+    if size > NAME_MAX:
+        raise GluecatError(
+            f"the name is too long for a file: '<name>{suffix}' is {size} bytes and file systems allow {NAME_MAX}"
+            f" (gluecat can manage a name of {NAME_MAX - len(suffix)} bytes or fewer)"
+        )
 
 
 def _write(path: Path, text: str, force: bool, result: ImportResult) -> None:

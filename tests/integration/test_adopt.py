@@ -218,3 +218,23 @@ def test_registrations_are_recreated_verbatim_in_an_empty_catalog(
         for key in ("TableType", "Parameters", "StorageDescriptor"):
             assert after[name].get(key) == before[name].get(key), (name, key)
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_a_name_too_long_for_a_file_is_skipped_and_the_rest_imported(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    """Glue takes 255-character names; '<name>.yaml' then passes the 255-byte limit of a file name."""
+    raw_glue.create_database(DatabaseInput={"Name": "logs", "LocationUri": "s3://lake/logs/"})
+    longest, too_long = "t" * 250, "x" * 255
+    for name in (longest, too_long, "fine"):
+        raw_glue.create_table(DatabaseName="logs", TableInput={**HIVE_SHAPES[3], "Name": name})
+    root = _empty_project(tmp_path, server)
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 1
+    assert f"not imported logs.{too_long}: the name is too long for a file" in imported.output
+    assert "(gluecat can manage a name of 250 bytes or fewer)" in imported.output
+    assert "Imported 2 tables" in imported.stdout and "1 skipped" in imported.stdout
+    assert (root / "logs" / "tables" / f"{longest}.yaml").is_file()
+    assert (root / "logs" / "tables" / "fine.yaml").is_file()
+    planned = gluecat("plan", str(root), "--detailed-exitcode", "--target", f"logs.{longest}")
+    assert planned.exit_code == 0, planned.output
