@@ -68,7 +68,8 @@ class DeclaredPartitions:
         return None
 
     def location(self, values: Values, explicit: str | None) -> str:
-        return explicit or partition_location(self.table_location, self.keys, values)
+        """The explicit location, even an empty one (Glue holds partitions without any), else the default."""
+        return explicit if explicit is not None else partition_location(self.table_location, self.keys, values)
 
     def __iter__(self) -> Iterator[tuple[Values, str | None, Shape | None]]:
         """Every declared partition with its explicit location (None: the default) and its own fields,

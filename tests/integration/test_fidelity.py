@@ -151,3 +151,26 @@ def test_a_partition_parameter_edited_in_yaml_is_updated_and_the_rest_kept(
     assert held["Parameters"]["sizeKey"] == "75"  # volatile: kept, never written from YAML
     assert held["StorageDescriptor"]["Location"] == "s3://DOC-EXAMPLE-BUCKET/folder/id=d/"
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_partitions_glue_holds_without_a_location_import_plan_clean_and_rebuild_without_one(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    """BatchCreatePartition takes a partition of values alone, or a descriptor without a location:
+    import must not turn that into 'move it to the default location'."""
+    entry = next(e for e in _entries() if e["file"] == "athena_ddl_partitions_users.json")
+    entry["partitions"] = [{"Values": ["bare"]}, {"Values": ["nowhere"], "StorageDescriptor": {"Columns": []}}]
+    _arrange(raw_glue, [entry])
+    root = tmp_path / "imported"
+    _import(root, server.endpoint_url, [entry])
+    server.reset_counts()
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+    assert not [op for op in server.calls() if op.startswith(WRITES)]
+
+    before = _snapshot(raw_glue, [("partitions", "users")])
+    server.reset()
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert differences(_snapshot(raw_glue, [("partitions", "users")]), before) == []
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
