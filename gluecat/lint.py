@@ -355,6 +355,6 @@ RULE_IDS = frozenset(
         "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
         "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",
         "projection-keys", "projection-template", "projection-settings", "projection-enum",
-        "projection-range", "projection-interval",
+        "projection-range", "projection-interval", "projection-format",
     }
 )  # fmt: skip

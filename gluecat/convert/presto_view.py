@@ -26,6 +26,7 @@ EXPANDED_TEXT = "/* Presto View */"
 PARAMETERS = {"presto_view": "true", "comment": "Presto View"}
 _PRIMITIVES = {"int": "integer", "float": "real", "string": "varchar", "binary": "varbinary"}
 _PLAIN_FIELD = re.compile(r"^[a-z_][a-z0-9_]*$")
+_DEFAULT_TIMESTAMP = re.compile(r"\btimestamp\(3\)(?!\s*with)")
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,11 @@ def _field(name: str) -> str:
 
 
 def normalise_presto(text: str) -> str:
-    """One spelling per Presto type: lower case, no white space beside brackets and commas."""
+    """One spelling per Presto type: lower case, no white space beside brackets and commas, and
+    `timestamp(3)` (what Athena engine 3 writes for a Hive timestamp) as `timestamp`, its default precision."""
     folded = re.sub(r"\s+", " ", text.strip().lower())
-    return re.sub(r"\s*([(),])\s*", r"\1", folded)
+    tight = re.sub(r"\s*([(),])\s*", r"\1", folded)
+    return _DEFAULT_TIMESTAMP.sub("timestamp", tight)
 
 
 def encode(sql: str, database: str, columns: Iterable[tuple[str, str]]) -> str:

@@ -23,7 +23,7 @@ _SETTINGS = {
     "values": "values",
     "digits": "digits",
 }
-_RELATIVE_DATE = re.compile(
+RELATIVE_DATE = re.compile(
     r"\s*NOW\s*(([+\-])\s*([0-9]+)\s*(YEARS?|MONTHS?|WEEKS?|DAYS?|HOURS?|MINUTES?|SECONDS?)\s*)?"
 )
 
@@ -115,10 +115,10 @@ def _typed_key(raw: Mapping[str, str]) -> ProjectedKey:
 
 def _bound(text: str, kind: str) -> str:
     """Integer bounds and NOW-relative dates allow white space around them; date literals keep theirs."""
-    if kind == "integer" or _RELATIVE_DATE.fullmatch(text):
+    if kind == "integer" or RELATIVE_DATE.fullmatch(text):
         return text.strip()
     return text
 
 
 def is_relative_date(text: str) -> bool:
-    return _RELATIVE_DATE.fullmatch(text) is not None
+    return RELATIVE_DATE.fullmatch(text) is not None

@@ -9,6 +9,9 @@ from gluecat.convert.projection import ENABLED, is_projection_parameter, project
 from gluecat.model.projection import Projection
 from gluecat.plan.model import FieldDiff
 
+LONG_ENUM = 20  # an enum with more values shows what changed, not every value
+ENUM_SHOWN = 10
+
 
 def declares_projection(desired: Mapping[str, str]) -> bool:
     """A table that declares projection owns every projection parameter: live ones it omits are removed."""
@@ -54,11 +57,33 @@ def _typed_diffs(have: Projection | None, want: Projection) -> Iterator[FieldDif
             continue
         for field, value in key.model_dump().items():
             old = getattr(before, field)
-            if old != value:
+            if old == value:
+                continue
+            if field == "values" and old and value and max(len(old), len(value)) > LONG_ENUM:
+                yield FieldDiff(f"projection.keys.{name}.values", *_enum_change(old, value))
+            else:
                 yield FieldDiff(f"projection.keys.{name}.{field}", _shown(old), _shown(value))
     for name, key in have.keys.items():
         if name not in want.keys:
             yield FieldDiff(f"projection.keys.{name}", _shown(key.model_dump(exclude_none=True)), None)
+
+
+def _enum_change(old: list[str], new: list[str]) -> tuple[str, str]:
+    """A long enum's change as what was added and removed, not thousands of values twice."""
+    kept = set(old)
+    added = [value for value in new if value not in kept]
+    wanted = set(new)
+    removed = [value for value in old if value not in wanted]
+    parts = [f"+{_listed(added)}"] if added else []
+    parts += [f"-{_listed(removed)}"] if removed else []
+    if not parts:
+        parts = ["the same values, reordered"]
+    return f"{len(old)} values", f"{len(new)} values ({'; '.join(parts)})"
+
+
+def _listed(values: list[str]) -> str:
+    shown = ", ".join(values[:ENUM_SHOWN])
+    return shown + (f" and {len(values) - ENUM_SHOWN} more" if len(values) > ENUM_SHOWN else "")
 
 
 def _summary(projection: Projection) -> str:

@@ -97,3 +97,21 @@ def test_real_world_projected_tables_import_typed_and_plan_clean(
     assert "projection:\n" in text and "projection.enabled" not in text, text
     planned = gluecat("plan", str(root), "--detailed-exitcode")
     assert planned.exit_code == 0, planned.output
+
+
+def test_a_long_enum_change_shows_what_was_added_and_removed(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    tenants = [f"tenant-{i:04d}" for i in range(2000)]
+    table = EVENTS.replace("hr: {type: integer, range: [0, 23], digits: 2}", "hr: {type: enum, values: [%s]}").replace(
+        "{name: hr, type: int}", "{name: hr, type: string}"
+    )
+    root = _project(tmp_path, server.endpoint_url, table % ", ".join(tenants))
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    edited = [*tenants[1:], "tenant-new"]
+    (root / "sales/tables/events.yaml").write_text(table % ", ".join(edited))
+    planned = gluecat("plan", str(root))
+    assert "projection.keys.hr.values: 2000 values -> 2000 values (+tenant-new; -tenant-0000)" in planned.stdout
+    assert "tenant-0001" not in planned.stdout and len(planned.stdout) < 2000, planned.stdout
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    parameters = raw_glue.get_table(DatabaseName="sales", Name="events")["Table"]["Parameters"]
+    assert parameters["projection.hr.values"] == ",".join(edited)
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0

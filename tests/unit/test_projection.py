@@ -94,7 +94,22 @@ MISTAKES = [
     ("setting of another type", "{type: injected}", "{type: injected, digits: 2}", "projection-settings",
      "injected projection has no `digits`", 16, 38),
     ("missing required setting", "{type: enum, values: [us-east-1, eu-west-1]}", "{type: enum}", "projection-settings",
-     "needs `values`", 14, 20),
+     "an enum projection needs `values`", 14, 20),
+    ("hourly format names its key", "format: yyyy-MM-dd, interval: 1, unit: DAYS", "format: yyyy-MM-dd-HH",
+     "projection-interval", "unit: HOURS) for 'dt'", 13, 56),
+    ("strftime format", "format: yyyy-MM-dd,", "format: '%Y-%m-%d',", "projection-format",
+     "strftime format; Athena reads a Java DateTimeFormatter pattern: write 'yyyy-MM-dd'", 13, 56),
+    ("week-based year", "format: yyyy-MM-dd,", "format: YYYY-MM-dd,", "projection-format", "week-based year", 13, 56),
+    ("day of the year", "format: yyyy-MM-dd,", "format: yyyy-MM-DD,", "projection-format", "day of the year", 13, 56),
+    ("minutes for months", "format: yyyy-MM-dd,", "format: yyyy-mm-dd,", "projection-format", "months are 'MM'", 13, 56),
+    ("date bound after NOW", "range: [2023-01-01, NOW]", "range: [9999-12-31, NOW]", "projection-range",
+     "range min 9999-12-31 is after max NOW", 13, 29),
+    ("relative bounds reversed", "range: [2023-01-01, NOW]", "range: [NOW+1MONTH, NOW-1MONTH]", "projection-range",
+     "range min NOW+1MONTH is after max NOW-1MONTH", 13, 29),
+    ("non-ASCII digits in a date", "range: [2023-01-01, NOW]", "range: [\uff12\uff10\uff12\uff13-01-01, NOW]", "projection-range",
+     "does not parse with format 'yyyy-MM-dd'", 13, 30),
+    ("template not on S3", '"s3://lake/sales/events/${tenant}', '"lake/sales/events/${tenant}', "projection-template",
+     "is not an s3:// URI", 11, 22),
 ]  # fmt: skip
 
 
@@ -111,6 +126,30 @@ def test_query_time_mistakes_are_caught_at_their_position(
     assert matching, findings
     assert (matching[0]["line"], matching[0]["column"]) == (line, column), matching[0]
     assert matching[0]["path"].endswith("sales/tables/orders.yaml")
+
+
+def test_projection_parameters_over_glues_value_limit_are_caught_offline(tmp_path: Path) -> None:
+    many = ", ".join(f"tenant-{i:06d}" for i in range(40_000))  # 559,999 bytes once comma-joined
+    table = GOOD.replace("values: [us-east-1, eu-west-1]", f"values: [{many}]")
+    code, findings = _validate(tmp_path, table)
+    assert code == 1, findings
+    (finding,) = [f for f in findings if f["severity"] == "error"]
+    assert finding["rule"] == "projection-settings", finding
+    assert "projection.region.values would be 559,999 bytes long; Glue allows at most 512,000" in finding["message"]
+    assert (finding["line"], finding["column"]) == (14, 34)
+    disabled = table.replace("projection:\n", "projection:\n  enabled: false\n")
+    code, findings = _validate(tmp_path / "disabled", disabled)
+    assert code == 1 and any("559,999 bytes" in f["message"] for f in findings), findings
+
+
+def test_real_world_formats_pass_the_format_checks(tmp_path: Path) -> None:
+    for java in ("yyyy/MM/dd/HH", "yyyyMMdd", "yyyy-MM-dd HH:mm", "yyyy-MM-dd'T'HH", "'year='yyyy/'month='MM/'day='dd",
+                 "yyyy-MM-dd-HH-mm"):  # fmt: skip
+        table = GOOD.replace("format: yyyy-MM-dd,", f'format: "{java}",').replace(
+            "[2023-01-01, NOW]", "[NOW-3YEARS, NOW]"
+        )
+        code, findings = _validate(tmp_path / str(abs(hash(java))), table)
+        assert code == 0, (java, findings)
 
 
 def test_template_naming_a_non_key_is_a_warning(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 
 from gluecat.cli import app
 from gluecat.convert.presto_view import decode, encode, normalise_presto, presto_type
+from gluecat.convert.view import view_from_glue
 from tests.unit.test_validate import make_project
 
 VIEW = """\
@@ -56,6 +58,26 @@ def test_presto_type_names() -> None:
     assert presto_type("array<struct<a:string,`B c`:int>>") == 'array(row(a varchar,"B c" integer))'
     assert presto_type("map<string,bigint>") == "map(varchar,bigint)"
     assert normalise_presto("ROW( a  VARCHAR , b integer )") == "row(a varchar,b integer)"
+
+
+def test_athena_engine_3_timestamp_precision_means_a_hive_timestamp() -> None:
+    """Athena engine 3 writes `timestamp(3)` into the view JSON for a Glue `timestamp` column."""
+    assert normalise_presto("timestamp(3)") == normalise_presto(presto_type("timestamp"))
+    assert normalise_presto("ROW(t TIMESTAMP(3), a ARRAY(timestamp(3)))") == normalise_presto(
+        presto_type("struct<t:timestamp,a:array<timestamp>>")
+    )
+    assert normalise_presto("timestamp(6)") != "timestamp"
+    assert normalise_presto("timestamp(3) with time zone") == "timestamp(3)with time zone"
+    columns = [{"Name": "t", "Type": "timestamp"}, {"Name": "n", "Type": "bigint"}]
+    sql = "SELECT CAST(now() AS timestamp) t, count(*) n FROM events"
+    payload = {"originalSql": sql, "catalog": "awsdatacatalog", "schema": "sales", "owner": "arn:aws:iam::1:user/a",
+               "runAsInvoker": False, "columns": [{"name": "t", "type": "timestamp(3)"}, {"name": "n", "type": "bigint"}]}  # fmt: skip
+    original = "/* Presto View: " + base64.b64encode(json.dumps(payload).encode()).decode() + " */"
+    live = {"Name": "recent", "TableType": "VIRTUAL_VIEW", "Parameters": {"presto_view": "true", "comment": "Presto View"},
+            "ViewOriginalText": original, "ViewExpandedText": "/* Presto View */",
+            "StorageDescriptor": {"Columns": columns}}  # fmt: skip
+    view = view_from_glue(live, "sales")
+    assert (view.dialect, view.sql) == ("athena", sql)
 
 
 def test_encode_decodes_to_exactly_the_sql() -> None:
