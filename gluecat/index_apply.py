@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from gluecat.errors import GluecatError, LiveStateError
+from gluecat.errors import LiveStateError
 from gluecat.glue import Glue
 from gluecat.plain import counted
 from gluecat.plan.diff import ABSENT
@@ -55,8 +55,9 @@ class Waiter:
         self._stop = stop
         self._clock = clock
 
-    def until(self, change: Change, name: str, wanted: str | None) -> None:
-        """Return once index `name` is `wanted` (ACTIVE), or gone when `wanted` is None."""
+    def until(self, change: Change, name: str, wanted: str | None) -> bool:
+        """Whether index `name` became `wanted` (ACTIVE), or gone when `wanted` is None; False when
+        apply was interrupted meanwhile (Glue carries on with what it was sent)."""
         assert change.table is not None
         started = noted = self._clock()
         pause = FIRST_POLL
@@ -65,7 +66,7 @@ class Waiter:
         while True:
             status, descriptor = self._status(change.database, change.table, name)
             if status == wanted:
-                return
+                return True
             if status == "FAILED" and wanted:
                 raise LiveStateError(f"Glue could not build partition index {name}: {backfill_text(descriptor)}")
             waited = self._clock() - started
@@ -78,7 +79,8 @@ class Waiter:
                 self._note(f"partition index {change.address}: still {status} after {waited:.0f} s")
                 noted = self._clock()
             if self._stop.wait(pause):
-                raise GluecatError(f"stopped waiting for partition index {name} ({status}); Glue carries on")
+                self._note(f"stopped waiting for partition index {change.address} ({status}); Glue carries on")
+                return False
             pause = min(pause * 2, LAST_POLL)
 
     def _status(self, database: str, table: str, name: str) -> tuple[str | None, Mapping[str, Any]]:
@@ -89,12 +91,15 @@ class Waiter:
 
 
 def apply_index_change(glue: Glue, change: Change, waiter: Waiter) -> str:
-    """Carry out one index change; what it did, for the apply summary."""
+    """Carry out one index change; what it did, for the apply summary (an interrupted replace has
+    only deleted: the next apply creates the index again)."""
     assert change.table is not None and change.desired is not None
     name = str(change.desired["IndexName"])
     if change.action in (Action.DELETE, Action.REPLACE):
         glue.delete_partition_index(change.database, change.table, name)
-        waiter.until(change, name, None)  # a name is free again only once Glue has dropped it
+        # A name is free again only once Glue has dropped it.
+        if not waiter.until(change, name, None) and change.action is Action.REPLACE:
+            return "indexes deleted"
     if change.action in (Action.CREATE, Action.REPLACE):
         glue.create_partition_index(change.database, change.table, change.desired)
         waiter.until(change, name, "ACTIVE")

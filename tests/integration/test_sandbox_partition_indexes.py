@@ -123,3 +123,30 @@ def test_a_restarted_sandbox_keeps_its_indexes(tmp_path: Path) -> None:
         glue = boto3.client("glue", endpoint_url=second.endpoint_url, region_name="us-east-1")
         assert _indexes(glue) == {"by_hr": "ACTIVE"}
         assert not second.save()  # reading the indexes back wrote nothing
+
+
+def test_an_interrupted_wait_reports_what_was_sent_and_a_replace_stops_after_its_delete(
+    server: LocalGlue, raw_glue: Any
+) -> None:
+    import threading
+
+    from gluecat.glue import Glue
+    from gluecat.index_apply import Waiter, apply_index_change
+    from gluecat.plan.model import Action, Change
+
+    _table(raw_glue, PartitionIndexes=[{"IndexName": "by_dt", "Keys": ["dt"]}])
+    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    notes: list[str] = []
+    interrupted = threading.Event()
+    interrupted.set()  # Ctrl-C came while apply waited
+    waiter = Waiter(glue, notes.append, interrupted)
+
+    def change(action: Action, name: str, keys: list[str]) -> Change:
+        desired = {"IndexName": name, "Keys": keys}
+        return Change(f"sales.events#{name}", "index", action, "sales", "events", desired)
+
+    assert apply_index_change(glue, change(Action.REPLACE, "by_dt", ["hr"]), waiter) == "indexes deleted"
+    assert _indexes(raw_glue) == {"by_dt": "DELETING"}  # the create waits for the next apply
+    assert apply_index_change(glue, change(Action.CREATE, "by_hr", ["hr"]), waiter) == "indexes created"
+    assert _indexes(raw_glue) == {"by_dt": "DELETING", "by_hr": "CREATING"}
+    assert notes[-1] == "stopped waiting for partition index sales.events#by_hr (CREATING); Glue carries on"
