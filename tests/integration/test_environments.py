@@ -248,3 +248,17 @@ def test_environments_json_is_a_ci_matrix(tmp_path: Path, endpoints: dict[str, L
     assert [(row["name"], row["env"], row["sandbox"]) for row in rows] == [
         ("commerce/dev", "dev", "false"), ("commerce/prod", "prod", "false"), ("plain", "", "true")]  # fmt: skip
     assert rows[0]["catalog"] == str(tmp_path / "catalogs" / "commerce") and rows[0]["id"] == "commerce-dev"
+
+
+def test_a_sandbox_environment_outside_us_east_1_creates_its_buckets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "catalog"
+    (root / "sales").mkdir(parents=True)
+    (root / "catalog.yaml").write_text(
+        "region: us-east-1\nsandbox: true\nvars: {team: t}\nenvironments:\n  dev: {region: eu-west-1, vars: {lake: dev-lake}}\n"
+    )
+    (root / "sales/database.yaml").write_text(DATABASE)
+    applied = gluecat("apply", str(root), "--env", "dev", "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert gluecat("plan", str(root), "--env", "dev", "--detailed-exitcode").exit_code == 0
