@@ -262,3 +262,40 @@ def test_a_sandbox_environment_outside_us_east_1_creates_its_buckets(
     applied = gluecat("apply", str(root), "--env", "dev", "--auto-approve")
     assert applied.exit_code == 0, applied.output
     assert gluecat("plan", str(root), "--env", "dev", "--detailed-exitcode").exit_code == 0
+
+
+def test_a_rotated_secret_shows_neither_its_old_nor_its_new_value(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `note` does not look secret: only where its value came from says it is one.
+    root = _project(tmp_path / "catalog", endpoints, vault='storage: csv\ncolumns: [{name: id, type: bigint}]\n'
+                    'parameters: {note: "${env.DB_PASSWORD}"}\ndescription: "x-${env.DB_PASSWORD}"\n')  # fmt: skip
+    monkeypatch.setenv("DB_PASSWORD", SECRET)
+    assert gluecat("apply", str(root), "--env", "dev", "--auto-approve").exit_code == 0
+    rotated = SECRET.replace("pw", "rotated")
+    monkeypatch.setenv("DB_PASSWORD", rotated)
+    saved = tmp_path / "plan.json"
+    shown = [
+        gluecat("plan", str(root), "--env", "dev", "--format", form, "--out", str(saved)).output
+        for form in ("human", "json", "markdown")
+    ]
+    shown.append(saved.read_text())
+    assert "parameters.note: (sensitive) -> (sensitive:DB_PASSWORD)" in shown[0]
+    for text in shown:
+        assert SECRET not in text and rotated not in text, text
+    assert gluecat("apply", str(saved)).exit_code == 0
+    parameters = _client("glue", endpoints["dev"]).get_table(DatabaseName="sales", Name="vault")["Table"]["Parameters"]
+    assert parameters["note"] == rotated
+
+
+def test_spark_conf_ddl_masks_a_secret_that_quoting_would_disguise(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path / "catalog", endpoints, vault='storage: csv\ndescription: "${env.DB_PASSWORD}"\n'
+                    'columns: [{name: id, type: bigint, comment: "${env.API_KEY}"}]\n')  # fmt: skip
+    monkeypatch.setenv("DB_PASSWORD", "it's-" + SECRET)
+    monkeypatch.setenv("API_KEY", API_KEY + "\\n")
+    result = gluecat("spark-conf", str(root), "--env", "dev", "--format", "ddl")
+    assert result.exit_code == 0, result.output
+    assert SECRET not in result.output and API_KEY not in result.output, result.output
+    assert "COMMENT '(sensitive:DB_PASSWORD)'" in result.output
