@@ -299,3 +299,26 @@ def test_spark_conf_ddl_masks_a_secret_that_quoting_would_disguise(
     assert result.exit_code == 0, result.output
     assert SECRET not in result.output and API_KEY not in result.output, result.output
     assert "COMMENT '(sensitive:DB_PASSWORD)'" in result.output
+
+
+def test_a_saved_plan_refuses_a_secret_that_changed_since(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The value `eu` also names a partition: the saved plan holds a placeholder there too, and a
+    # different value at apply time would have created region=us partitions nobody reviewed.
+    regions = ORDERS.replace("partition_keys:\n", "partition_keys:\n  - {name: region, type: string}\n")
+    regions += '      region: ["${env.REGION_SECRET}"]\n'
+    root = _project(tmp_path / "catalog", endpoints, orders=regions)
+    monkeypatch.setenv("REGION_SECRET", "eu")
+    saved = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--env", "dev", "--out", str(saved)).exit_code == 0
+    assert "eu" not in json.dumps(json.loads(saved.read_text())["secrets"])
+    monkeypatch.setenv("REGION_SECRET", "us")
+    refused = gluecat("apply", str(saved))
+    assert refused.exit_code == 1
+    assert "environment variable REGION_SECRET now holds a different value" in refused.output
+    assert _client("glue", endpoints["dev"]).get_databases()["DatabaseList"] == []
+    monkeypatch.setenv("REGION_SECRET", "eu")
+    assert gluecat("apply", str(saved)).exit_code == 0
+    partitions = _client("glue", endpoints["dev"]).get_partitions(DatabaseName="sales", TableName="orders")
+    assert {p["Values"][0] for p in partitions["Partitions"]} == {"eu"}
