@@ -322,3 +322,21 @@ def test_a_saved_plan_refuses_a_secret_that_changed_since(
     assert gluecat("apply", str(saved)).exit_code == 0
     partitions = _client("glue", endpoints["dev"]).get_partitions(DatabaseName="sales", TableName="orders")
     assert {p["Values"][0] for p in partitions["Partitions"]} == {"eu"}
+
+
+def test_a_broken_catalog_is_still_a_matrix_row_so_its_plan_job_reports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in (("good", "region: us-east-1\nenvironments: {dev: {}}\n"), ("bad", "environmnts: {dev: {}}\n")):
+        (tmp_path / "catalogs" / name).mkdir(parents=True)
+        (tmp_path / "catalogs" / name / "catalog.yaml").write_text(text)
+    listed = gluecat("environments", str(tmp_path / "catalogs"), "--json")
+    assert listed.exit_code == 0
+    rows = json.loads(listed.stdout)["include"]
+    assert [(row["name"], row["env"]) for row in rows] == [("bad", ""), ("good/dev", "dev")]
+    assert "catalog.yaml:1:1: unknown key 'environmnts'" in listed.stderr
+    assert gluecat("environments", str(tmp_path / "catalogs")).exit_code == 1
+    # Run from inside a catalog, the row is still named after it.
+    monkeypatch.chdir(tmp_path / "catalogs" / "good")
+    inside = json.loads(gluecat("environments", ".", "--json").stdout)["include"]
+    assert [(row["name"], row["id"]) for row in inside] == [("good/dev", "good-dev")]
