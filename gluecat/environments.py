@@ -65,30 +65,39 @@ def _listed(names: list[str]) -> str:
     return ", ".join(names) if names else "none"
 
 
-def matrix(root: Path) -> list[dict[str, str]]:
-    """Every catalog under `root` (or `root` itself) times each of its environments, for a CI matrix.
+def matrix(root: Path) -> tuple[list[dict[str, str]], list[str]]:
+    """Every catalog under `root` (or `root` itself) times each of its environments, for a CI matrix,
+    and the error of each catalog whose catalog.yaml does not load.
 
     Environments keep their order in catalog.yaml, so a job that applies them one at a time goes
-    the way the file reads (dev, staging, prod)."""
+    the way the file reads (dev, staging, prod). A catalog whose catalog.yaml does not load is one
+    row without an environment: its plan job fails with the error, where the pull request shows it."""
     from gluecat.load import CATALOG_FILE, read_catalog_config
 
     catalogs = [root] if (root / CATALOG_FILE).is_file() else sorted(p.parent for p in root.glob(f"*/{CATALOG_FILE}"))
     if not catalogs:
         raise GluecatError(f"no {CATALOG_FILE} in {root} or its subdirectories: nothing to plan")
-    rows = []
+    rows, errors = [], []
     for catalog in catalogs:
-        config, _ = read_catalog_config(catalog)
+        title = catalog.name or catalog.resolve().name
+        try:
+            config, _ = read_catalog_config(catalog)
+        except GluecatError as exc:
+            errors.append(str(exc))
+            rows.append(_row(catalog, title, "", "", False))
+            continue
         for name in list(config.environments) or [""]:
             seen = effective(config, name) if name else config
-            label = f"{catalog.name}/{name}" if name else catalog.name
-            rows.append(
-                {
-                    "catalog": str(catalog),
-                    "env": name,
-                    "name": label,
-                    "id": re.sub(r"[^A-Za-z0-9_.-]+", "-", label),  # usable in artifact and file names
-                    "region": seen.region or "",
-                    "sandbox": "true" if seen.sandbox else "false",
-                }
-            )
-    return rows
+            rows.append(_row(catalog, f"{title}/{name}" if name else title, name, seen.region or "", seen.sandbox))
+    return rows, errors
+
+
+def _row(catalog: Path, label: str, env: str, region: str, sandbox: bool) -> dict[str, str]:
+    return {
+        "catalog": str(catalog),
+        "env": env,
+        "name": label,
+        "id": re.sub(r"[^A-Za-z0-9_.-]+", "-", label),  # usable in artifact and file names
+        "region": region,
+        "sandbox": "true" if sandbox else "false",
+    }

@@ -45,6 +45,32 @@ def interpolate(source: SourceFile, context: Context) -> Result:
     return Result(replace(source, data=data), walker.errors, walker.unset)
 
 
+def uninterpolated(source: SourceFile) -> list[SpecError]:
+    """Each reference in a file that is read as written (catalog.yaml): there it would reach AWS
+    as literal text, e.g. an external_id of `${env.EXTERNAL_ID}`."""
+    walker = _Walker(source, Context({}, {}))
+    found: list[SpecError] = []
+
+    def visit(value: Any, loc: Loc) -> None:
+        if isinstance(value, str) and "${" in value:
+            for match in REFERENCE.finditer(value):
+                if match.group(0) != "$${":
+                    message = (
+                        f"'{match.group(0)}': catalog.yaml is read as written (references work in database and"
+                        " table files); write the value, or give each environment its own under environments"
+                    )
+                    found.append(SpecError(walker.position(loc, match.group(0)), message))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                visit(item, (*loc, key))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                visit(item, (*loc, index))
+
+    visit(source.data, ())
+    return found
+
+
 def has_reference(text: str) -> bool:
     return "${" in text
 

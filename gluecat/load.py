@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from gluecat.environments import choose
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
 from gluecat.gcpause import paused_gc
-from gluecat.interpolate import Context, interpolate
+from gluecat.interpolate import Context, interpolate, uninterpolated
 from gluecat.model import (
     TABLE_MODELS,
     CatalogConfig,
@@ -84,7 +84,7 @@ def load_project(root: Path, env: str | None = None, secrets_required: bool = Tr
 def read_catalog_config(root: Path) -> tuple[CatalogConfig, SourceFile]:
     """catalog.yaml alone (import and the CI matrix read it before, or without, the rest)."""
     errors: list[SpecError] = []
-    loaded = _load_model(root / CATALOG_FILE, CatalogConfig, {}, errors)
+    loaded = _load_catalog(root / CATALOG_FILE, errors)
     if loaded is None:
         raise SpecErrors(errors)
     config, source = loaded
@@ -106,7 +106,7 @@ def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[
         position = SourcePosition(catalog_path, 1, 1)
         return None, [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
     errors: list[SpecError] = []
-    loaded = _load_model(catalog_path, CatalogConfig, {}, errors)
+    loaded = _load_catalog(catalog_path, errors)
     chosen = None
     if loaded is not None:
         config, source = loaded
@@ -222,6 +222,15 @@ def _other_format_hint(table_format: str) -> KeyHint:
         return None
 
     return hint
+
+
+def _load_catalog(path: Path, errors: list[SpecError]) -> tuple[BaseModel, SourceFile] | None:
+    loaded = _load_model(path, CatalogConfig, {}, errors)
+    if loaded is None:
+        return None
+    found = uninterpolated(loaded[1])
+    errors.extend(found)
+    return None if found else loaded
 
 
 def _load_model(

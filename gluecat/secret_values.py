@@ -8,6 +8,8 @@ puts the environment's value back when a saved plan is applied.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import os
 import re
 import threading
@@ -28,6 +30,31 @@ def register(name: str, value: str) -> None:
     if value:
         with _lock:
             _names.setdefault(value, name)
+
+
+def by_name() -> dict[str, str]:
+    """Every registered secret: variable name -> its value."""
+    with _lock:
+        return {name: value for value, name in _names.items()}
+
+
+def verifier(value: str) -> str:
+    """A salted, slow hash of `value`, so that a saved plan can tell whether a secret changed since
+    without holding it (the plan file may travel as a CI artifact)."""
+    salt = os.urandom(16)
+    return f"scrypt${salt.hex()}${_scrypt(value, salt).hex()}"
+
+
+def matches(value: str, recorded: str) -> bool:
+    try:
+        kind, salt, digest = recorded.split("$")
+        return kind == "scrypt" and hmac.compare_digest(_scrypt(value, bytes.fromhex(salt)).hex(), digest)
+    except ValueError:
+        return False
+
+
+def _scrypt(value: str, salt: bytes) -> bytes:
+    return hashlib.scrypt(value.encode("utf-8", "surrogateescape"), salt=salt, n=2**14, r=8, p=1, dklen=32)
 
 
 def values() -> list[str]:

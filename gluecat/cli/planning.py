@@ -39,7 +39,7 @@ def _plan_live(project: Project, connection: Connection, targets: Targets) -> Pl
 
 
 def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
-    shown = serialize.masked(mask_data(plan))
+    shown = serialize.masked(serialize.hide_replaced(mask_data(plan)))
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
@@ -64,7 +64,7 @@ def plan_command(
         plan = _plan_live(project, connection, targets)
         if out:
             # Values from ${env.NAME} are saved as (sensitive:NAME): apply reads them from the environment again.
-            saved.write(out, mask_data(plan), catalog_binding(project, connection))
+            saved.write(out, serialize.hide_replaced(mask_data(plan)), catalog_binding(project, connection))
             stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gluecat import secret_values
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
 from gluecat.plan.model import Plan
@@ -47,7 +48,12 @@ def check_destination(out: Path) -> None:
 
 
 def write(out: Path, plan: Plan, binding: Binding) -> None:
+    """`plan` with its `${env.NAME}` values already masked; each NAME it holds is recorded with a
+    verifier of the value it was planned with."""
     document: dict[str, Any] = {**serialize.to_json(plan), "binding": dataclasses.asdict(binding)}
+    used = set(secret_values.PLACEHOLDER.findall(json.dumps(document)))
+    planned = secret_values.by_name()
+    document["secrets"] = {name: secret_values.verifier(planned[name]) for name in sorted(used) if name in planned}
     document["digest"] = _digest(document)
     try:
         _write_private(out, json.dumps(document, indent=1) + "\n")
@@ -83,11 +89,28 @@ def read(path: Path) -> tuple[Plan, Binding]:
             f"{path} was changed after gluecat saved it (its digest does not match); a saved plan is applied"
             f" exactly as reviewed: make it again with `gluecat plan --out {path}`"
         )
+    _check_secrets(path, document.pop("secrets", {}))
     try:
         binding = Binding(**document.pop("binding"))
     except TypeError as exc:
         raise GluecatError(f"{path}: its binding is not one gluecat writes ({exc}): make the plan again") from exc
     return serialize.from_json(document), binding
+
+
+def _check_secrets(path: Path, recorded: dict[str, str]) -> None:
+    """Each `${env.NAME}` value must be the one the plan was made with: the plan holds a placeholder
+    wherever that value appeared, and a different value would write what nobody reviewed."""
+    changed = [
+        name
+        for name, verifier in recorded.items()
+        if name in os.environ and not secret_values.matches(os.environ[name], verifier)
+    ]
+    if changed:
+        names = ", ".join(changed)
+        raise GluecatError(
+            f"{path}: environment variable {names} now holds a different value than when the plan was made;"
+            f" nothing was changed. Set the value the plan was made with, or make the plan again"
+        )
 
 
 def check_binding(path: Path, saved: Binding, current: Binding) -> None:

@@ -17,6 +17,7 @@ from gluecat.plan.model import (
     PartitionWrite,
     Plan,
 )
+from gluecat.secret_values import PLACEHOLDER
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
@@ -137,6 +138,41 @@ def masked(plan: Plan) -> Plan:
     partitions = tuple(_mask_partitions(p) for p in plan.partitions)
     notes = tuple(redact.scrub(n) for n in plan.notes)
     return dataclasses.replace(plan, changes=changes, partitions=partitions, notes=notes)
+
+
+def hide_replaced(plan: Plan) -> Plan:
+    """`plan` (its secrets already masked) with the old value of every field whose new value holds a
+    `${env.NAME}` secret masked too: that old value is the secret being replaced (a rotated password,
+    in a parameter whose key does not look secret), and is no more printable than the new one."""
+    changes = tuple(
+        dataclasses.replace(c, diffs=tuple(_hide_before(d) for d in c.diffs))
+        if any(_holds_secret(d.after) for d in c.diffs)
+        else c
+        for c in plan.changes
+    )
+    partitions = tuple(
+        dataclasses.replace(p, updates=tuple(_hide_moved_from(w) for w in p.updates))
+        if any(_holds_secret(w.location) for w in p.updates)
+        else p
+        for p in plan.partitions
+    )
+    return dataclasses.replace(plan, changes=changes, partitions=partitions)
+
+
+def _holds_secret(value: Any) -> bool:
+    return value is not None and bool(PLACEHOLDER.search(value if isinstance(value, str) else repr(value)))
+
+
+def _hide_before(diff: FieldDiff) -> FieldDiff:
+    if diff.before is None or not _holds_secret(diff.after):
+        return diff
+    return dataclasses.replace(diff, before=redact.MASK)
+
+
+def _hide_moved_from(write: PartitionWrite) -> PartitionWrite:
+    if write.before is None or not _holds_secret(write.location):
+        return write
+    return dataclasses.replace(write, before=redact.MASK)
 
 
 # Diff paths whose last part is a key users and engines name freely (parameters, properties, extra fields).

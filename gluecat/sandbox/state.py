@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import boto3
 
@@ -67,10 +68,14 @@ def _private_server(project_root: Path, region: str | None, lock: SandboxLock, p
 def ensure_buckets(session: boto3.Session, endpoint: str, uris: list[str]) -> None:
     """The sandbox's S3 has the buckets a project's locations name (real S3 is never touched)."""
     s3 = session.client("s3", endpoint_url=endpoint)
+    # Outside us-east-1, S3 refuses a bucket without its region as the location constraint.
+    where: dict[str, Any] = {}
+    if session.region_name and session.region_name != REGION:
+        where["CreateBucketConfiguration"] = {"LocationConstraint": session.region_name}
     existing = {b["Name"] for b in s3.list_buckets().get("Buckets", [])}
     for uri in uris:
         scheme, _, rest = uri.partition("://")
         bucket = rest.split("/", 1)[0]
         if scheme in ("s3", "s3a") and bucket and bucket not in existing:
-            s3.create_bucket(Bucket=bucket)
+            s3.create_bucket(Bucket=bucket, **where)
             existing.add(bucket)

@@ -248,3 +248,95 @@ def test_environments_json_is_a_ci_matrix(tmp_path: Path, endpoints: dict[str, L
     assert [(row["name"], row["env"], row["sandbox"]) for row in rows] == [
         ("commerce/dev", "dev", "false"), ("commerce/prod", "prod", "false"), ("plain", "", "true")]  # fmt: skip
     assert rows[0]["catalog"] == str(tmp_path / "catalogs" / "commerce") and rows[0]["id"] == "commerce-dev"
+
+
+def test_a_sandbox_environment_outside_us_east_1_creates_its_buckets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "catalog"
+    (root / "sales").mkdir(parents=True)
+    (root / "catalog.yaml").write_text(
+        "region: us-east-1\nsandbox: true\nvars: {team: t}\nenvironments:\n  dev: {region: eu-west-1, vars: {lake: dev-lake}}\n"
+    )
+    (root / "sales/database.yaml").write_text(DATABASE)
+    applied = gluecat("apply", str(root), "--env", "dev", "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert gluecat("plan", str(root), "--env", "dev", "--detailed-exitcode").exit_code == 0
+
+
+def test_a_rotated_secret_shows_neither_its_old_nor_its_new_value(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `note` does not look secret: only where its value came from says it is one.
+    root = _project(tmp_path / "catalog", endpoints, vault='storage: csv\ncolumns: [{name: id, type: bigint}]\n'
+                    'parameters: {note: "${env.DB_PASSWORD}"}\ndescription: "x-${env.DB_PASSWORD}"\n')  # fmt: skip
+    monkeypatch.setenv("DB_PASSWORD", SECRET)
+    assert gluecat("apply", str(root), "--env", "dev", "--auto-approve").exit_code == 0
+    rotated = SECRET.replace("pw", "rotated")
+    monkeypatch.setenv("DB_PASSWORD", rotated)
+    saved = tmp_path / "plan.json"
+    shown = [
+        gluecat("plan", str(root), "--env", "dev", "--format", form, "--out", str(saved)).output
+        for form in ("human", "json", "markdown")
+    ]
+    shown.append(saved.read_text())
+    assert "parameters.note: (sensitive) -> (sensitive:DB_PASSWORD)" in shown[0]
+    for text in shown:
+        assert SECRET not in text and rotated not in text, text
+    assert gluecat("apply", str(saved)).exit_code == 0
+    parameters = _client("glue", endpoints["dev"]).get_table(DatabaseName="sales", Name="vault")["Table"]["Parameters"]
+    assert parameters["note"] == rotated
+
+
+def test_spark_conf_ddl_masks_a_secret_that_quoting_would_disguise(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _project(tmp_path / "catalog", endpoints, vault='storage: csv\ndescription: "${env.DB_PASSWORD}"\n'
+                    'columns: [{name: id, type: bigint, comment: "${env.API_KEY}"}]\n')  # fmt: skip
+    monkeypatch.setenv("DB_PASSWORD", "it's-" + SECRET)
+    monkeypatch.setenv("API_KEY", API_KEY + "\\n")
+    result = gluecat("spark-conf", str(root), "--env", "dev", "--format", "ddl")
+    assert result.exit_code == 0, result.output
+    assert SECRET not in result.output and API_KEY not in result.output, result.output
+    assert "COMMENT '(sensitive:DB_PASSWORD)'" in result.output
+
+
+def test_a_saved_plan_refuses_a_secret_that_changed_since(
+    tmp_path: Path, endpoints: dict[str, LocalGlue], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The value `eu` also names a partition: the saved plan holds a placeholder there too, and a
+    # different value at apply time would have created region=us partitions nobody reviewed.
+    regions = ORDERS.replace("partition_keys:\n", "partition_keys:\n  - {name: region, type: string}\n")
+    regions += '      region: ["${env.REGION_SECRET}"]\n'
+    root = _project(tmp_path / "catalog", endpoints, orders=regions)
+    monkeypatch.setenv("REGION_SECRET", "eu")
+    saved = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--env", "dev", "--out", str(saved)).exit_code == 0
+    assert "eu" not in json.dumps(json.loads(saved.read_text())["secrets"])
+    monkeypatch.setenv("REGION_SECRET", "us")
+    refused = gluecat("apply", str(saved))
+    assert refused.exit_code == 1
+    assert "environment variable REGION_SECRET now holds a different value" in refused.output
+    assert _client("glue", endpoints["dev"]).get_databases()["DatabaseList"] == []
+    monkeypatch.setenv("REGION_SECRET", "eu")
+    assert gluecat("apply", str(saved)).exit_code == 0
+    partitions = _client("glue", endpoints["dev"]).get_partitions(DatabaseName="sales", TableName="orders")
+    assert {p["Values"][0] for p in partitions["Partitions"]} == {"eu"}
+
+
+def test_a_broken_catalog_is_still_a_matrix_row_so_its_plan_job_reports_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, text in (("good", "region: us-east-1\nenvironments: {dev: {}}\n"), ("bad", "environmnts: {dev: {}}\n")):
+        (tmp_path / "catalogs" / name).mkdir(parents=True)
+        (tmp_path / "catalogs" / name / "catalog.yaml").write_text(text)
+    listed = gluecat("environments", str(tmp_path / "catalogs"), "--json")
+    assert listed.exit_code == 0
+    rows = json.loads(listed.stdout)["include"]
+    assert [(row["name"], row["env"]) for row in rows] == [("bad", ""), ("good/dev", "dev")]
+    assert "catalog.yaml:1:1: unknown key 'environmnts'" in listed.stderr
+    assert gluecat("environments", str(tmp_path / "catalogs")).exit_code == 1
+    # Run from inside a catalog, the row is still named after it.
+    monkeypatch.chdir(tmp_path / "catalogs" / "good")
+    inside = json.loads(gluecat("environments", ".", "--json").stdout)["include"]
+    assert [(row["name"], row["id"]) for row in inside] == [("good/dev", "good-dev")]

@@ -127,3 +127,17 @@ default_env: dev
 def read_catalog_config_from(tmp_path: Path, text: str) -> tuple[CatalogConfig, SourceFile]:
     (tmp_path / "catalog.yaml").write_text(text)
     return read_catalog_config(tmp_path)
+
+
+def test_a_reference_in_catalog_yaml_is_an_error_where_written(tmp_path: Path) -> None:
+    # catalog.yaml is read as written: the role would be assumed with the literal text as its external id.
+    text = 'region: us-east-1\nrole_arn: "arn:aws:iam::1:role/x"\nexternal_id: ${env.EXTERNAL_ID}\n'
+    text += 'environments:\n  dev: {vars: {lake: "${var.team}-lake", cost: "$${not.a.reference}"}}\n'
+    with pytest.raises(GluecatError) as raised:
+        read_catalog_config_from(tmp_path, text)
+    assert str(raised.value).splitlines() == [
+        f"{tmp_path / 'catalog.yaml'}:3:14: '${{env.EXTERNAL_ID}}': catalog.yaml is read as written (references"
+        " work in database and table files); write the value, or give each environment its own under environments",
+        f"{tmp_path / 'catalog.yaml'}:5:23: '${{var.team}}': catalog.yaml is read as written (references"
+        " work in database and table files); write the value, or give each environment its own under environments",
+    ]
