@@ -86,7 +86,7 @@ class LocalGlue:
             raise LiveStateError(line.removeprefix("ERROR ").strip())
         if not line.startswith("PORT "):
             self.stop()
-            raise RuntimeError(f"the local Glue did not start: {line!r}")
+            raise LiveStateError(f"the sandbox's local Glue did not start (it answered {line.strip()!r})")
         self._port = int(line.split()[1])
         return self
 
@@ -164,8 +164,8 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     if state is not None:
         try:
             persist.restore(state, region, indexes)
-        except (OSError, ValueError, LookupError, TypeError) as exc:
-            print(f"ERROR cannot restore the sandbox state from {state}: {exc!r}; move it aside to start over")
+        except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
+            print(f"ERROR {_unreadable_state(state, exc)}", flush=True)
             return
     save_state = (lambda: persist.save(state, indexes)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
@@ -185,6 +185,14 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     tracking.save()
     sys.stdout.flush()
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+
+
+def _unreadable_state(state: Path, exc: Exception) -> str:
+    reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    return (
+        f"cannot restore the sandbox state from {state} ({reason}): "
+        f"move it aside (or delete it to start over with an empty sandbox)"
+    )
 
 
 def _watch_parent(parent: int, stop: threading.Event) -> None:

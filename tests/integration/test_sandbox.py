@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
 
 
@@ -60,3 +62,51 @@ def test_an_unreadable_saved_state_is_one_clear_line(tmp_path: Path) -> None:
     assert "move it aside" in result.stderr
     assert "Traceback" not in result.stderr
     assert (state / "state.json").read_text() == "{not json", "a state that could not be read is never overwritten"
+
+
+def _state(glue: object = (), buckets: object = (), indexes: object = ()) -> str:
+    return json.dumps({"format": 2, "glue": glue, "buckets": buckets, "partition_indexes": indexes})
+
+
+_TABLE = {"name": "t", "versions": {"1": {"Name": "t"}}, "current": "1", "partitions": []}
+_DAMAGED = {
+    "a bucket moto refuses": _state(buckets=[{"account": "1", "name": "b", "region": "us-east-1", "objects": {}}]),
+    "a partition that is no object": _state(
+        glue=[
+            {
+                "account": "1",
+                "region": "us-east-1",
+                "databases": [{"name": "x", "input": {"Name": "x"}, "tables": [dict(_TABLE, partitions=[1])]}],
+            }
+        ]
+    ),
+    "a missing table version": _state(
+        glue=[
+            {
+                "account": "1",
+                "region": "us-east-1",
+                "databases": [{"name": "x", "input": {"Name": "x"}, "tables": [dict(_TABLE, current="9")]}],
+            }
+        ]
+    ),
+    "a missing object body": _state(
+        buckets=[{"account": "1", "name": "lake-bucket", "region": "us-east-1", "objects": {"k": "ab" * 32}}]
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(_DAMAGED))
+def test_a_damaged_saved_state_is_one_clear_line(tmp_path: Path, damage: str) -> None:
+    project = tmp_path / "example"
+    shutil.copytree(EXAMPLE, project)
+    state = project / ".gluecat" / "sandbox"
+    state.mkdir(parents=True)
+    (state / "state.json").write_text(_DAMAGED[damage])
+
+    result = _gluecat("plan", "example", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "unexpected error" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "cannot restore the sandbox state from" in line and "move it aside" in line
+    assert (state / "state.json").read_text() == _DAMAGED[damage], "a damaged state is never overwritten"
