@@ -143,8 +143,15 @@ def request_save(endpoint_url: str) -> bool:
     except (OSError, ValueError) as exc:
         raise LiveStateError(f"could not save the sandbox state at {endpoint_url}: {exc}") from exc
     if "error" in answer:
-        raise LiveStateError(f"could not save the sandbox state: {answer['error']}")
+        raise LiveStateError(unsaved_message(answer["error"]))
     return bool(answer["saved"])
+
+
+def unsaved_message(reason: str) -> str:
+    return (
+        f"could not save the sandbox state ({reason}): what was written to the sandbox since its last save "
+        "is lost; make room on the disk or make .gluecat/sandbox writable, then run the command again"
+    )
 
 
 def serve(options: StrictOptions, port: int, state: Path | None, region: str) -> None:
@@ -182,8 +189,11 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     print(f"PORT {server.server_address[1]}", flush=True)
     stop.wait()
     server.shutdown()
-    tracking.save()
+    failure = tracking.save_on_exit()
+    if failure is not None:
+        sys.stderr.write(f"error: {unsaved_message(f'{state}: {failure}')}\n")
     sys.stdout.flush()
+    sys.stderr.flush()
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
 
 

@@ -110,3 +110,31 @@ def test_a_damaged_saved_state_is_one_clear_line(tmp_path: Path, damage: str) ->
     (line,) = result.stderr.strip().splitlines()
     assert "cannot restore the sandbox state from" in line and "move it aside" in line
     assert (state / "state.json").read_text() == _DAMAGED[damage], "a damaged state is never overwritten"
+
+
+def test_a_state_that_cannot_be_saved_is_one_line_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """A full disk or a read-only directory, as root cannot be refused: state.json is a directory."""
+    project = tmp_path / "example"
+    shutil.copytree(EXAMPLE, project)
+    state = project / ".gluecat" / "sandbox"
+    (state / "state.json").mkdir(parents=True)
+
+    result = _gluecat("apply", "example", "--auto-approve", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    (line,) = [line for line in result.stderr.splitlines() if "could not save" in line]
+    assert "is lost" in line and "run the command again" in line
+    assert result.stderr.count("could not save") == 1, "the server does not report it again as it stops"
+    assert not [p.name for p in state.iterdir() if p.name.endswith(".tmp")], "no half-written file is left"
+
+
+def test_a_project_where_the_sandbox_cannot_keep_state_is_one_line(tmp_path: Path) -> None:
+    project = tmp_path / "example"
+    shutil.copytree(EXAMPLE, project)
+    (project / ".gluecat").write_text("not a directory")
+
+    result = _gluecat("plan", "example", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and "unexpected error" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "cannot use the sandbox state in" in line and "make it writable" in line
