@@ -10,6 +10,8 @@ Given a state directory, the server restores it before it answers and saves it
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import signal
@@ -179,7 +181,12 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     tracking = Tracking(moto, save_state, backends.partitions_answer)
     indexes.on_change = tracking.note_write
     strict = StrictGlue(tracking, options, indexes=indexes)
-    server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
+            server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+    except (OSError, SystemExit):
+        print(f"ERROR port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port", flush=True)
+        return
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     # Ctrl-C reaches the whole process group: the command decides when its server stops.
