@@ -125,3 +125,17 @@ def read_served(directory: Path) -> Served | None:
         return Served(str(document["url"]), int(document["pid"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def serving_now(project_root: Path) -> Served | None:
+    """The `gluecat sandbox` serving this project right now, if any (a killed one's file is ignored)."""
+    served = read_served(project_root / GLUECAT_DIR)
+    if served is None:
+        return None
+    try:
+        os.kill(served.pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # alive, under another user
+    return served

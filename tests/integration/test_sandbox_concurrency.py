@@ -196,3 +196,22 @@ def test_a_sandbox_whose_port_is_taken_says_so_in_one_line(tmp_path: Path) -> No
         f"error: port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port"
     ]
     assert not (project / ".gluecat" / "sandbox.served").exists()
+
+
+def test_spark_conf_points_at_the_port_the_sandbox_serves_on(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    _add_table(project, 0)
+    sandbox, url = _serve(project, tmp_path)
+    try:
+        code, out, err = _gluecat("spark-conf", str(project), cwd=tmp_path)
+    finally:
+        sandbox.send_signal(signal.SIGTERM)
+        _finish(sandbox)
+    assert code == 0, err
+    assert url != "http://127.0.0.1:5454"
+    endpoints = {line.split()[-1] for line in out.splitlines() if line.startswith("spark.hadoop.fs.s3a.endpoint ")}
+    assert endpoints == {url}, out
+
+    code, out, _ = _gluecat("spark-conf", str(project), cwd=tmp_path)
+    assert code == 0
+    assert "http://127.0.0.1:5454" in out, "with no sandbox serving, the default port"
