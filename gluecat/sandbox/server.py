@@ -80,6 +80,7 @@ class LocalGlue:
             stdout=subprocess.PIPE,
             text=True,
             pass_fds=self._inherit_fds,
+            env=_server_environment(),
         )
         assert self._process.stdout is not None
         line = self._process.stdout.readline()
@@ -134,6 +135,11 @@ class LocalGlue:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+def _server_environment() -> dict[str, str]:
+    """The emulator never reaches AWS: the user's profile (perhaps unknown here) must not stop it."""
+    return {k: v for k, v in os.environ.items() if k not in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE")}
 
 
 def request_save(endpoint_url: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -138,3 +139,26 @@ def test_a_project_where_the_sandbox_cannot_keep_state_is_one_line(tmp_path: Pat
     assert "Traceback" not in result.stderr and "unexpected error" not in result.stderr
     (line,) = result.stderr.strip().splitlines()
     assert "cannot use the sandbox state in" in line and "make it writable" in line
+
+
+def test_an_aws_profile_this_machine_lacks_does_not_stop_the_sandbox(tmp_path: Path) -> None:
+    """AWS_PROFILE set for other work: the sandbox never reaches AWS, so it never reads the profile."""
+    project = tmp_path / "example"
+    shutil.copytree(EXAMPLE, project)
+    environment = {**os.environ, "AWS_PROFILE": "not-on-this-machine", "AWS_CONFIG_FILE": str(tmp_path / "none")}
+
+    def gluecat(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "gluecat", *args],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+
+    applied = gluecat("apply", "example", "--auto-approve")
+    assert applied.returncode == 0, applied.stderr
+    planned = gluecat("plan", "example", "--detailed-exitcode")
+    assert planned.returncode == 0, planned.stdout + planned.stderr
