@@ -56,6 +56,10 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         # The embedded emulator serves requests one at a time; a large page may queue for longer
         # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
         os.environ.setdefault(aws.READ_TIMEOUT_VARIABLE, str(aws.SANDBOX_READ_TIMEOUT))
+        # The sandbox never reaches AWS: a profile this machine lacks (AWS_PROFILE set for
+        # other work) must not stop boto3, pyiceberg or deltalake from talking to it.
+        for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
+            os.environ.pop(variable, None)
         with running_sandbox(root, config.region) as endpoint_url:
             session = sandbox_session(config.region)
             ensure_buckets(session, endpoint_url, locations or [])

@@ -11,6 +11,7 @@ from types import FrameType
 from gluecat.cli.output import stderr
 from gluecat.ddl import project_ddl
 from gluecat.load import load_project
+from gluecat.sandbox.lock import serving_now
 from gluecat.sandbox.state import serving_sandbox
 from gluecat.spark import spark_settings
 from gluecat.spark_render import RENDERERS
@@ -37,8 +38,15 @@ def spark_conf_command(
         _warn_masked(masker)
         return 0
     if project.config.sandbox and endpoint is None:
-        endpoint = f"http://127.0.0.1:{SANDBOX_PORT}"
-        stderr.print(f"# sandbox catalog: start it with `gluecat sandbox {root}` (port {SANDBOX_PORT})", markup=False)
+        served = serving_now(project.root)
+        if served is not None:  # `gluecat sandbox --port N`: Spark must reach that port, not the default
+            endpoint = served.url
+            stderr.print(f"# sandbox catalog: served at {endpoint} by `gluecat sandbox`", markup=False)
+        else:
+            endpoint = f"http://127.0.0.1:{SANDBOX_PORT}"
+            stderr.print(
+                f"# sandbox catalog: start it with `gluecat sandbox {root}` (port {SANDBOX_PORT})", markup=False
+            )
     settings = spark_settings(project, spark_version, endpoint, packages)
     sys.stdout.write(RENDERERS[output_format](settings if show_secrets else masker.settings(settings)))
     _warn_masked(masker)

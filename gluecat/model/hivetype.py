@@ -314,6 +314,11 @@ def canonical(text: str, iceberg: bool = False) -> str:
 
 def same_type(left: str, right: str) -> bool:
     """True when two type strings mean the same type to Glue's engines."""
+    return left == right or _same_parsed_type(left, right)
+
+
+@functools.lru_cache(maxsize=4096)  # a plan compares every column: parsing each pair anew cost a 10,000-table plan 1 s
+def _same_parsed_type(left: str, right: str) -> bool:
     try:
         return normalise(parse(left)) == normalise(parse(right))
     except HiveTypeError:

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from gluecat.errors import LiveStateError
 from gluecat.sandbox.snapshot import write_atomically
 
 GLUECAT_DIR = ".gluecat"
@@ -50,11 +51,11 @@ class SandboxLock:
 
         While another command holds the state, one line on stderr says so and this waits.
         """
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self._open()
         announced = False
         while True:
             if self._try_lock():
-                (self.directory / SERVED_FILE).unlink(missing_ok=True)  # left by a killed server
+                self._forget_served()  # left by a killed server
                 return None
             served = read_served(self.directory)
             if served is not None:
@@ -73,7 +74,7 @@ class SandboxLock:
 
     def release(self) -> None:
         if self._held:
-            (self.directory / SERVED_FILE).unlink(missing_ok=True)
+            self._forget_served()
         self._close()
 
     def _close(self) -> None:
@@ -86,11 +87,32 @@ class SandboxLock:
     def _path(self) -> Path:
         return self.directory / LOCK_FILE
 
-    def _try_lock(self) -> bool:
-        if self._descriptor is None:
-            self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+    def _forget_served(self) -> None:
+        served = self.directory / SERVED_FILE
+        if served.exists():
+            served.unlink(missing_ok=True)
+
+    def _open(self) -> None:
+        """Open the lock file; in a directory gluecat cannot write, a clear error (or, when the
+        lock file is there already, read-only: commands that only read still run)."""
+        if self._descriptor is not None:
+            return
         try:
-            fcntl.flock(self._descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            try:
+                self._descriptor = os.open(self._path, os.O_RDONLY)
+            except OSError:
+                raise LiveStateError(
+                    f"cannot use the sandbox state in {self.directory}: {exc.strerror or exc}; "
+                    "the sandbox keeps its state there: make it writable"
+                ) from exc
+
+    def _try_lock(self) -> bool:
+        self._open()
+        try:
+            fcntl.flock(self.descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
         self._held = True
@@ -103,3 +125,17 @@ def read_served(directory: Path) -> Served | None:
         return Served(str(document["url"]), int(document["pid"]))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def serving_now(project_root: Path) -> Served | None:
+    """The `gluecat sandbox` serving this project right now, if any (a killed one's file is ignored)."""
+    served = read_served(project_root / GLUECAT_DIR)
+    if served is None:
+        return None
+    try:
+        os.kill(served.pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass  # alive, under another user
+    return served

@@ -10,6 +10,8 @@ Given a state directory, the server restores it before it answers and saves it
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import signal
@@ -78,6 +80,7 @@ class LocalGlue:
             stdout=subprocess.PIPE,
             text=True,
             pass_fds=self._inherit_fds,
+            env=_server_environment(),
         )
         assert self._process.stdout is not None
         line = self._process.stdout.readline()
@@ -86,7 +89,7 @@ class LocalGlue:
             raise LiveStateError(line.removeprefix("ERROR ").strip())
         if not line.startswith("PORT "):
             self.stop()
-            raise RuntimeError(f"the local Glue did not start: {line!r}")
+            raise LiveStateError(f"the sandbox's local Glue did not start (it answered {line.strip()!r})")
         self._port = int(line.split()[1])
         return self
 
@@ -134,6 +137,11 @@ class LocalGlue:
         self.stop()
 
 
+def _server_environment() -> dict[str, str]:
+    """The emulator never reaches AWS: the user's profile (perhaps unknown here) must not stop it."""
+    return {k: v for k, v in os.environ.items() if k not in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE")}
+
+
 def request_save(endpoint_url: str) -> bool:
     """Have the server save its state now if anything was written since its last save."""
     request = urllib.request.Request(f"{endpoint_url}{SAVE_PATH}", data=b"{}", method="POST")
@@ -143,8 +151,15 @@ def request_save(endpoint_url: str) -> bool:
     except (OSError, ValueError) as exc:
         raise LiveStateError(f"could not save the sandbox state at {endpoint_url}: {exc}") from exc
     if "error" in answer:
-        raise LiveStateError(f"could not save the sandbox state: {answer['error']}")
+        raise LiveStateError(unsaved_message(answer["error"]))
     return bool(answer["saved"])
+
+
+def unsaved_message(reason: str) -> str:
+    return (
+        f"could not save the sandbox state ({reason}): what was written to the sandbox since its last save "
+        "is lost; make room on the disk or make .gluecat/sandbox writable, then run the command again"
+    )
 
 
 def serve(options: StrictOptions, port: int, state: Path | None, region: str) -> None:
@@ -164,15 +179,20 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     if state is not None:
         try:
             persist.restore(state, region, indexes)
-        except (OSError, ValueError, LookupError, TypeError) as exc:
-            print(f"ERROR cannot restore the sandbox state from {state}: {exc!r}; move it aside to start over")
+        except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
+            print(f"ERROR {_unreadable_state(state, exc)}", flush=True)
             return
     save_state = (lambda: persist.save(state, indexes)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
     tracking = Tracking(moto, save_state, backends.partitions_answer)
     indexes.on_change = tracking.note_write
     strict = StrictGlue(tracking, options, indexes=indexes)
-    server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
+            server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+    except (OSError, SystemExit):
+        print(f"ERROR port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port", flush=True)
+        return
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     # Ctrl-C reaches the whole process group: the command decides when its server stops.
@@ -182,9 +202,20 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     print(f"PORT {server.server_address[1]}", flush=True)
     stop.wait()
     server.shutdown()
-    tracking.save()
+    failure = tracking.save_on_exit()
+    if failure is not None:
+        sys.stderr.write(f"error: {unsaved_message(f'{state}: {failure}')}\n")
     sys.stdout.flush()
+    sys.stderr.flush()
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+
+
+def _unreadable_state(state: Path, exc: Exception) -> str:
+    reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+    return (
+        f"cannot restore the sandbox state from {state} ({reason}): "
+        f"move it aside (or delete it to start over with an empty sandbox)"
+    )
 
 
 def _watch_parent(parent: int, stop: threading.Event) -> None:

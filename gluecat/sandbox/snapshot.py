@@ -77,11 +77,15 @@ def write_snapshot(state: Path, snapshot: Snapshot) -> None:
 
 def write_atomically(target: Path, data: bytes) -> None:
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, target)
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)  # a full disk leaves no half-written file behind
+        raise
     _fsync_directory(target.parent)
 
 

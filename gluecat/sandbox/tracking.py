@@ -45,6 +45,7 @@ class Tracking:
         self._read_partitions = read_partitions
         self.writes = 0
         self._saved_writes = 0
+        self._failed_writes = -1  # the write count when a save last failed (and was reported)
         self._lock = threading.RLock()
         self._partitions: OrderedDict[tuple[str, ...], _Answer] = OrderedDict()
 
@@ -75,10 +76,19 @@ class Tracking:
             self._saved_writes = self.writes
             return True
 
+    def save_on_exit(self) -> str | None:
+        """The last save as the server stops: why it failed, unless a command was told already."""
+        try:
+            self.save()
+        except OSError as exc:
+            return None if self._failed_writes == self.writes else str(exc)
+        return None
+
     def _save(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
         try:
             answer: dict[str, Any] = {"saved": self.save()}
         except OSError as exc:  # a full disk, a read-only directory: the command says so
+            self._failed_writes = self.writes
             answer = {"saved": False, "error": str(exc)}
         start_response("200 OK", [("Content-Type", "application/json")])
         return [json.dumps(answer).encode()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -181,3 +182,36 @@ def test_a_killed_sandbox_leaves_no_server_and_later_commands_proceed(tmp_path: 
     code, out, err = _gluecat("plan", str(project), "--detailed-exitcode", cwd=tmp_path)
     assert code == 0, out + err
     assert _saved_tables(project) == {"t0": 10}
+
+
+def test_a_sandbox_whose_port_is_taken_says_so_in_one_line(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = _gluecat("sandbox", str(project), "--port", str(port), cwd=tmp_path)
+    assert code == 1
+    assert err.strip().splitlines() == [
+        f"error: port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port"
+    ]
+    assert not (project / ".gluecat" / "sandbox.served").exists()
+
+
+def test_spark_conf_points_at_the_port_the_sandbox_serves_on(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    _add_table(project, 0)
+    sandbox, url = _serve(project, tmp_path)
+    try:
+        code, out, err = _gluecat("spark-conf", str(project), cwd=tmp_path)
+    finally:
+        sandbox.send_signal(signal.SIGTERM)
+        _finish(sandbox)
+    assert code == 0, err
+    assert url != "http://127.0.0.1:5454"
+    endpoints = {line.split()[-1] for line in out.splitlines() if line.startswith("spark.hadoop.fs.s3a.endpoint ")}
+    assert endpoints == {url}, out
+
+    code, out, _ = _gluecat("spark-conf", str(project), cwd=tmp_path)
+    assert code == 0
+    assert "http://127.0.0.1:5454" in out, "with no sandbox serving, the default port"
