@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from gluecat import redact
-from gluecat.apply import ApplyResult, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.apply import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
 from gluecat.cli import progress
 from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
@@ -128,10 +128,28 @@ def _execute(connection: Connection, plan: Plan) -> ApplyResult:
         return apply_plan(connection, plan, bar, stop)
 
 
+SHOWN_PER_ERROR = 5
+
+
+def failure_lines(failures: list[Failure]) -> list[str]:
+    """One line per failure, but a message shared by many (every batch of a table, when Glue
+    went away mid-apply) names its first few addresses and then counts the rest."""
+    by_message: dict[str, list[str]] = {}
+    for failure in failures:
+        by_message.setdefault(failure.message, []).append(failure.address)
+    lines: list[str] = []
+    for message, addresses in by_message.items():
+        lines.extend(f"failed {address}: {message}" for address in addresses[:SHOWN_PER_ERROR])
+        if len(addresses) > SHOWN_PER_ERROR:
+            rest = counted(len(addresses) - SHOWN_PER_ERROR, "more", "more")
+            lines.append(f"failed {rest} with the same error: {message}")
+    return lines
+
+
 def _report(result: ApplyResult) -> int:
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
-    for failure in result.failures:
-        stderr.print(f"failed {failure.address}: {redact.scrub(failure.message)}", markup=False, style="red")
+    for line in failure_lines(result.failures):
+        stderr.print(redact.scrub(line), markup=False, style="red")
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
         return EXIT_INTERRUPTED
