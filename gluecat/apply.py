@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from gluecat.connect import Connection
 from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
-from gluecat.errors import ConflictError, GluecatError, PlanError
+from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.glue import EntryError, Glue
 from gluecat.index_apply import Waiter, apply_index_change, in_order
 from gluecat.index_apply import live_version as index_version
@@ -42,6 +42,13 @@ class ApplyResult:
     done: Counter[str] = field(default_factory=Counter)
     failures: list[Failure] = field(default_factory=list)
     interrupted: bool = False
+    unreachable: bool = False  # Glue stopped answering: apply stopped sending
+
+    def gave_up(self, exc: GluecatError, stop: threading.Event) -> None:
+        """Once Glue does not answer at all, no further call is made (each would wait out its retries)."""
+        if isinstance(exc, UnreachableError):
+            self.unreachable = True
+            stop.set()
 
     @property
     def ok(self) -> bool:
@@ -121,7 +128,7 @@ def apply_plan(
     for change in (c for c in plan.changes if c.kind == "database"):
         if stop.is_set():
             break
-        if not _attempt(result, change.address, partial(_database, connection.glue, change), progress):
+        if not _attempt(result, change.address, partial(_database, connection.glue, change), progress, stop):
             failed_databases.add(change.database)
     tables = _table_work(plan)
     for key in [k for k in tables if k[0] in failed_databases]:
@@ -131,7 +138,7 @@ def apply_plan(
         work = [pool.submit(_table, connection, item, result, progress, stop) for item in tables.values()]
         for future in work:
             future.result()
-    result.interrupted = stop.is_set()
+    result.interrupted = stop.is_set() and not result.unreachable
     return result
 
 
@@ -164,7 +171,7 @@ def _table(
     if stop.is_set():
         return
     change, group = work.change, work.group
-    if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress):
+    if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress, stop):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
         result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes)
@@ -176,10 +183,12 @@ def _table(
         if stop.is_set():
             return
         _attempt(result, index_change.address, partial(apply_index_change, connection.glue, index_change, waiter),
-                 progress)  # fmt: skip
+                 progress, stop)  # fmt: skip
 
 
-def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progress: Progress) -> bool:
+def _attempt(
+    result: ApplyResult, address: str, step: Callable[[], str], progress: Progress, stop: threading.Event
+) -> bool:
     try:
         done = step()
     except ConflictError as exc:
@@ -189,6 +198,7 @@ def _attempt(result: ApplyResult, address: str, step: Callable[[], str], progres
     except GluecatError as exc:
         result.failures.append(Failure(address, str(exc)))
         progress.note(f"failed {address}: {exc}")
+        result.gave_up(exc, stop)
         return False
     finally:
         progress.advance(1)
@@ -270,6 +280,9 @@ def _partitions(
             errors = step(sent)
         except GluecatError as exc:
             result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
+            if sent.count:  # the batches before the failing one went through
+                result.done[f"partitions {action.past}"] += sent.count
+            result.gave_up(exc, stop)
             return
         for error in errors:
             result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))

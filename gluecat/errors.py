@@ -43,6 +43,10 @@ class LiveStateError(GluecatError):
     """Glue (or S3) answered with something we cannot work with."""
 
 
+class UnreachableError(LiveStateError):
+    """Glue did not answer at all (refused, unknown host, timed out): nothing more can be sent."""
+
+
 class ConflictError(GluecatError):
     """A live object changed between plan and apply."""
 

@@ -18,7 +18,7 @@ import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat import aws
-from gluecat.errors import ConflictError, GluecatError, LiveStateError
+from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
 BATCH_CREATE = 100
@@ -107,7 +107,7 @@ class Glue:
         except ClientError as exc:
             raise _translate(exc) from exc
         except BotoCoreError as exc:
-            raise LiveStateError(f"cannot reach Glue: {aws.explain(exc)}") from exc
+            raise UnreachableError(f"cannot reach Glue: {aws.explain(exc)}") from exc
         return result
 
     def _pages(self, operation: str, key: str, **kwargs: Any) -> list[Shape]:
@@ -124,7 +124,7 @@ class Glue:
         except ClientError as exc:
             raise _translate(exc) from exc
         except BotoCoreError as exc:
-            raise LiveStateError(f"cannot reach Glue: {aws.explain(exc)}") from exc
+            raise UnreachableError(f"cannot reach Glue: {aws.explain(exc)}") from exc
 
     # reads
 
@@ -285,6 +285,8 @@ class Glue:
         for batch in chunks(entries, size):
             try:
                 answer = self._call(operation, **request(batch))
+            except UnreachableError:
+                raise  # every later batch would fail the same way, after its retries
             except LiveStateError as exc:
                 failed.extend(EntryError(_entry_values(e), "BatchFailed", str(exc)) for e in batch)
             else:

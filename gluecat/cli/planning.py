@@ -153,6 +153,9 @@ def _report(result: ApplyResult) -> int:
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
         return EXIT_INTERRUPTED
+    if result.unreachable:
+        stdout.print(f"Stopped: Glue stopped answering ({done}); re-run apply once it answers.", markup=False)
+        return 1
     if result.ok:
         stdout.print(f"Apply complete: {done}.", markup=False)
         return 0

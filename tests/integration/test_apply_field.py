@@ -192,3 +192,18 @@ def test_a_database_changed_while_apply_asks_is_never_overwritten(
     assert code == 1, output
     assert "stale" in output and "sales" in output
     assert raw_glue.get_database(Name="sales")["Database"]["Description"] == "theirs"
+
+
+def test_apply_stops_sending_once_glue_stops_answering(tmp_path: Path) -> None:
+    with LocalGlue() as dying:
+        root = sales_project(tmp_path, dying.endpoint_url, big=BIG)
+        process = _gluecat_process("apply", str(root), "--auto-approve")
+        _wait_for_calls(dying, "BatchCreatePartition", 10)
+        dying.stop()
+        out, err = process.communicate(timeout=300)
+    assert process.returncode == 1, err
+    assert "Stopped: Glue stopped answering" in out and "partitions created" in out, out
+    assert "Traceback" not in err
+    # One failure for the table whose batch met the dead endpoint, not one per remaining batch.
+    failed = [line for line in err.splitlines() if line.startswith("failed")]
+    assert 1 <= len(failed) <= 2, err
