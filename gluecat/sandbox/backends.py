@@ -8,13 +8,9 @@ below 6; the sandbox tests exercise every attribute used here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from datetime import datetime
 from typing import Any
 
-from moto.core.models import DEFAULT_ACCOUNT_ID
-from moto.glue.exceptions import EntityNotFoundException
 from moto.glue.models import glue_backends
 from moto.s3.models import FakeKey, s3_backends
 
@@ -91,33 +87,3 @@ def import_bucket(account: str, name: str, region: str, objects: Iterator[tuple[
     backend.create_bucket(name, region)
     for key, body in objects:
         backend.put_object(name, key, body)
-
-
-_PLAIN_PARTITIONS_REQUEST = {"DatabaseName", "TableName", "CatalogId", "ExcludeColumnSchema"}
-
-
-def partitions_answer(account: str, region: str, request: dict[str, Any]) -> bytes | None:
-    """A GetPartitions answer without moto's serialiser (about 20x cheaper per partition).
-
-    None for what moto should answer itself: filter expressions, unknown tables.
-    """
-    if not set(request) <= _PLAIN_PARTITIONS_REQUEST:
-        return None
-    backend = glue_backends[account or DEFAULT_ACCOUNT_ID][region or "us-east-1"]
-    try:
-        table = backend.get_table(request["DatabaseName"], request["TableName"])
-    except (EntityNotFoundException, KeyError):
-        return None
-    partitions = [partition.as_dict() for partition in list(table.partitions.values())]
-    if request.get("ExcludeColumnSchema"):
-        for partition in partitions:
-            descriptor = partition.get("StorageDescriptor")
-            if isinstance(descriptor, dict):
-                partition["StorageDescriptor"] = {k: v for k, v in descriptor.items() if k != "Columns"}
-    return json.dumps({"Partitions": partitions}, default=_wire_value).encode()
-
-
-def _wire_value(value: object) -> object:
-    if isinstance(value, datetime):
-        return value.timestamp()  # the JSON protocol's timestamps are epoch seconds
-    raise TypeError(f"cannot send {type(value).__name__}")

@@ -166,7 +166,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
     from werkzeug.serving import make_server
 
-    from gluecat.sandbox import backends, persist
+    from gluecat.sandbox import persist
     from gluecat.sandbox.partition_indexes import BACKFILL_SECONDS, PartitionIndexStore
     from gluecat.sandbox.tracking import Tracking
 
@@ -184,7 +184,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
             return
     save_state = (lambda: persist.save(state, indexes)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
-    tracking = Tracking(moto, save_state, backends.partitions_answer)
+    tracking = Tracking(moto, save_state)
     indexes.on_change = tracking.note_write
     strict = StrictGlue(tracking, options, indexes=indexes)
     try:

@@ -27,8 +27,6 @@ _SCOPE = re.compile(r"Credential=[^/]+/[^/]+/([^/]+)/([^/]+)/")
 _CACHED_ANSWERS = 8
 
 _Answer = tuple[str, list[tuple[str, str]], bytes]
-# (account, region, request) -> the answer's body, or None to let the app answer.
-PartitionsReader = Callable[[str, str, dict[str, Any]], bytes | None]
 
 
 class Tracking:
@@ -36,13 +34,10 @@ class Tracking:
         self,
         app: WSGIApp,
         save_state: Callable[[], None] | None = None,
-        read_partitions: PartitionsReader | None = None,
     ) -> None:
-        """`save_state` writes the emulator's contents to disk (None: nothing is kept);
-        `read_partitions` answers GetPartitions more cheaply than `app` (None: it cannot)."""
+        """`save_state` writes the emulator's contents to disk (None: nothing is kept)."""
         self.app = app
         self._save_state = save_state
-        self._read_partitions = read_partitions
         self.writes = 0
         self._saved_writes = 0
         self._failed_writes = -1  # the write count when a save last failed (and was reported)
@@ -100,20 +95,13 @@ class Tracking:
         with self._lock:  # also makes parallel segment reads of one table wait for the first
             answer = self._partitions.get(key)
             if answer is None:
-                answer = self._read(account, region, environ, body)
+                answer = self._ask(environ, body)
                 if answer[0].startswith("200"):
                     self._partitions[key] = answer
                     while len(self._partitions) > _CACHED_ANSWERS:
                         self._partitions.popitem(last=False)
         start_response(answer[0], answer[1])
         return [answer[2]]
-
-    def _read(self, account: str, region: str, environ: dict[str, Any], body: bytes) -> _Answer:
-        request = json.loads(body or b"{}")
-        content = self._read_partitions(account, region, request) if self._read_partitions else None
-        if content is None:
-            return self._ask(environ, body)
-        return "200 OK", [("Content-Type", "application/x-amz-json-1.1")], content
 
     def _ask(self, environ: dict[str, Any], body: bytes) -> _Answer:
         inner = dict(environ, **{"wsgi.input": io.BytesIO(body)})
