@@ -148,21 +148,9 @@ class Glue:
 
     def partitions(self, database: str, table: str, expected: int) -> list[Shape]:
         """Every partition, read in parallel segments sized from how many are expected."""
-        total = segments_for(expected)
-        if total == 1:
-            return self._pages("get_partitions", "Partitions", DatabaseName=database, TableName=table)
-
-        def segment(number: int) -> list[Shape]:
-            return self._pages(
-                "get_partitions",
-                "Partitions",
-                DatabaseName=database,
-                TableName=table,
-                Segment={"SegmentNumber": number, "TotalSegments": total},
-            )
-
-        with ThreadPoolExecutor(max_workers=total) as pool:
-            return [p for part in pool.map(segment, range(total)) for p in part]
+        found: list[Shape] = []
+        self.each_partition_page(database, table, expected, found.extend)  # list.extend is atomic
+        return found
 
     def partition_indexes(self, database: str, table: str) -> list[Shape]:
         """The table's partition indexes with their status (GetPartitionIndexes)."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # loaded only when the project holds Iceberg or Delta tables
 
 READ_WORKERS = 8
 T = TypeVar("T")
+A = TypeVar("A")
 
 
 class PartitionSink(Protocol):
@@ -111,9 +112,7 @@ def _partition_indexes(
     if not wanted:
         return {}
     progress(f"reading partition indexes of {counted(len(wanted), 'table')}")
-    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        found = pool.map(lambda key: connection.glue.partition_indexes(*key), wanted)
-        return dict(zip(wanted, found, strict=True))
+    return _read_each(lambda key: connection.glue.partition_indexes(*key), [(key, key) for key in wanted])
 
 
 def _iceberg_orphans(
@@ -178,8 +177,8 @@ def _iceberg_metadata(
     return _read_each(connection.iceberg.read_metadata, wanted)
 
 
-def _read_each(read: Callable[[str], T], wanted: list[tuple[tuple[str, str], str]]) -> dict[tuple[str, str], T]:
-    """`read` every location in parallel, keyed by (database, table)."""
+def _read_each(read: Callable[[A], T], wanted: list[tuple[tuple[str, str], A]]) -> dict[tuple[str, str], T]:
+    """`read` every argument (a location, a table) in parallel, keyed by (database, table)."""
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        found = pool.map(read, [location for _, location in wanted])
+        found = pool.map(read, [argument for _, argument in wanted])
         return {key: value for (key, _), value in zip(wanted, found, strict=True)}
