@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from gluecat.connect import Connection
 from gluecat.convert.delta import DELTA_PARAMETERS
 from gluecat.convert.hive import hive_table_from_glue
+from gluecat.convert.parameters import managed
 from gluecat.convert.partition_index import indexes_from_glue
 from gluecat.convert.partitions import own_from_glue
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
@@ -25,7 +26,6 @@ from gluecat.lint import database_rules, table_rules
 from gluecat.load import LoadedDatabase, LoadedTable
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.partition_fold import fold_partitions
-from gluecat.plan.parameters import managed
 from gluecat.source import SourceFile
 from gluecat.yamlout import model_data
 

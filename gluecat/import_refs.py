@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.plan.parameters import is_secret
+from gluecat.redact import is_secret_key as is_secret
 
 # Mappings whose values are parameters (a database's or table's, SerDe's, Iceberg/Delta properties).
 PARAMETER_KEYS = frozenset(("parameters", "properties", "Parameters"))

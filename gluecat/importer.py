@@ -10,11 +10,11 @@ from pathlib import Path
 from gluecat.adopt import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
 from gluecat.connect import Connection
 from gluecat.convert.database import database_from_glue
+from gluecat.convert.parameters import managed
 from gluecat.errors import GluecatError
 from gluecat.glue import Shape
 from gluecat.import_refs import References
 from gluecat.model import Database, LintPolicy
-from gluecat.plan.parameters import managed
 from gluecat.targets import addresses, unmatched
 from gluecat.yamlout import dump, model_data
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gluecat.convert.database import database_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, VIEW_STORAGE_KEYS, declared_extra
 from gluecat.convert.locations import lake_location, table_location
+from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.partition_index import with_indexes
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.table import desired_table_input
@@ -23,9 +24,8 @@ from gluecat.plan.fingerprint import fingerprint
 from gluecat.plan.hive_impact import hive_findings, storage_of
 from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.index_diff import index_changes
-from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions
+from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions, slashless
 from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
-from gluecat.plan.parameters import diffed, managed
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.plan.view_diff import view_owned_free, view_text_diffs
 from gluecat.targets import Targets
@@ -270,7 +270,7 @@ def _iceberg_change(
     if metadata is None:
         refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
         return None
-    if model.location and _slashless(model.location) != _slashless(metadata.location):
+    if model.location and slashless(model.location) != slashless(metadata.location):
         refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
     result = diff_iceberg(model, metadata)
     refusals.extend(f"{address}: {reason}" for reason in result.refusals)
@@ -438,7 +438,7 @@ def _hive_diffs(live: Shape, desired: Shape) -> Iterator[FieldDiff]:
     live_serde, want_serde = live_sd.get("SerdeInfo") or {}, want_sd["SerdeInfo"]
     scalars = {
         "table_type": (live.get("TableType"), desired.get("TableType")),
-        "location": (_slashless(live_sd.get("Location")), _slashless(want_sd.get("Location"))),
+        "location": (slashless(live_sd.get("Location")), slashless(want_sd.get("Location"))),
         "input_format": (live_sd.get("InputFormat"), want_sd.get("InputFormat")),
         "output_format": (live_sd.get("OutputFormat"), want_sd.get("OutputFormat")),
         "serde.library": (
@@ -615,10 +615,6 @@ def _partition_keys(table: Shape) -> list[tuple[str, str]]:
 
 def _keys_text(table: Shape) -> str:
     return ", ".join(f"{n} {t}" for n, t in _partition_keys(table)) or "(none)"
-
-
-def _slashless(location: str | None) -> str | None:
-    return location.rstrip("/") if location else location
 
 
 def version_of(live: Shape) -> str:
