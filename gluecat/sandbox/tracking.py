@@ -1,22 +1,16 @@
-"""A WSGI layer between the strict layer and moto: notices writes, saves, and reuses partition reads.
+"""A WSGI layer between the strict layer and moto that notices writes and saves.
 
-- Every request that may change Glue or S3 bumps a write count; `POST /_sandbox/save`
-  saves the state only when something was written since the last save, so read-only
-  commands never rewrite it. Writes and saves take one lock, so a save never sees
-  half a request.
-- moto ignores `Segment` and serialises every partition of a table on each
-  GetPartitions call (about half a millisecond each): ten parallel segment reads of
-  10,000 partitions cost 100,000 serialisations. The full answer is kept until the
-  next write, so each table's partitions are serialised once per read.
+Every request that may change Glue or S3 bumps a write count; `POST /_sandbox/save`
+saves the state only when something was written since the last save, so read-only
+commands never rewrite it. Writes and saves take one lock, so a save never sees half
+a request. (Segment reads share one listing in the strict layer: see `segments`.)
 """
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -24,9 +18,6 @@ WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 SAVE_PATH = "/_sandbox/save"
 _READ_PREFIXES = ("Get", "BatchGet", "Search", "List")
 _SCOPE = re.compile(r"Credential=[^/]+/[^/]+/([^/]+)/([^/]+)/")
-_CACHED_ANSWERS = 8
-
-_Answer = tuple[str, list[tuple[str, str]], bytes]
 
 
 class Tracking:
@@ -42,19 +33,15 @@ class Tracking:
         self._saved_writes = 0
         self._failed_writes = -1  # the write count when a save last failed (and was reported)
         self._lock = threading.RLock()
-        self._partitions: OrderedDict[tuple[str, ...], _Answer] = OrderedDict()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == SAVE_PATH:
             return self._save(start_response)
         operation = _glue_operation(environ)
-        if operation == "GetPartitions":
-            return self._partitions_answer(environ, start_response)
         if not _is_write(environ, operation):
             return self.app(environ, start_response)
         with self._lock:
             self.writes += 1
-            self._partitions.clear()
             return list(self.app(environ, start_response))
 
     def note_write(self) -> None:
@@ -87,31 +74,6 @@ class Tracking:
             answer = {"saved": False, "error": str(exc)}
         start_response("200 OK", [("Content-Type", "application/json")])
         return [json.dumps(answer).encode()]
-
-    def _partitions_answer(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
-        account, (region, _) = environ.get("HTTP_X_MOTO_ACCOUNT_ID", ""), _scope(environ)
-        key = (account, region, body.decode())
-        with self._lock:  # also makes parallel segment reads of one table wait for the first
-            answer = self._partitions.get(key)
-            if answer is None:
-                answer = self._ask(environ, body)
-                if answer[0].startswith("200"):
-                    self._partitions[key] = answer
-                    while len(self._partitions) > _CACHED_ANSWERS:
-                        self._partitions.popitem(last=False)
-        start_response(answer[0], answer[1])
-        return [answer[2]]
-
-    def _ask(self, environ: dict[str, Any], body: bytes) -> _Answer:
-        inner = dict(environ, **{"wsgi.input": io.BytesIO(body)})
-        captured: list[Any] = []
-
-        def capture(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
-            captured[:] = [status, headers]
-
-        content = b"".join(self.app(inner, capture))
-        return captured[0], captured[1], content
 
 
 def _glue_operation(environ: dict[str, Any]) -> str | None:
