@@ -23,7 +23,7 @@ from gluecat.plan.gate import gate_refusal
 from gluecat.plan.model import Plan
 from gluecat.planner import load_checked, make_plan
 from gluecat.render import human, markdown
-from gluecat.secret_values import mask_data, restore_data
+from gluecat.secret_values import restore_data
 from gluecat.targets import Targets
 
 EXIT_CHANGES = 2
@@ -39,7 +39,7 @@ def _plan_live(project: Project, connection: Connection, targets: Targets) -> Pl
 
 
 def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
-    shown = serialize.masked(serialize.hide_replaced(mask_data(plan)))
+    shown = serialize.masked(serialize.without_env_secrets(plan))
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
@@ -63,8 +63,7 @@ def plan_command(
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
-            # Values from ${env.NAME} are saved as (sensitive:NAME): apply reads them from the environment again.
-            saved.write(out, serialize.hide_replaced(mask_data(plan)), catalog_binding(project, connection))
+            saved.write(out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
             stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)

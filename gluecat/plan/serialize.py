@@ -17,7 +17,7 @@ from gluecat.plan.model import (
     PartitionWrite,
     Plan,
 )
-from gluecat.secret_values import PLACEHOLDER
+from gluecat.secret_values import PLACEHOLDER, mask_data
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
@@ -138,6 +138,12 @@ def masked(plan: Plan) -> Plan:
     partitions = tuple(_mask_partitions(p) for p in plan.partitions)
     notes = tuple(redact.scrub(n) for n in plan.notes)
     return dataclasses.replace(plan, changes=changes, partitions=partitions, notes=notes)
+
+
+def without_env_secrets(plan: Plan) -> Plan:
+    """`plan` as it may be printed or saved: every `${env.NAME}` value is `(sensitive:NAME)`, and so is
+    the old value it replaces (apply reads the values from the environment again)."""
+    return hide_replaced(mask_data(plan))
 
 
 def hide_replaced(plan: Plan) -> Plan:
