@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -18,6 +19,16 @@ def write_project(root: Path, endpoint: str, files: dict[str, str], catalog_extr
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
     return root
+
+
+EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
+
+
+def copy_example(destination: Path) -> Path:
+    """The example catalog as committed: what a user's own commands left beside it (the sandbox state
+    in `.gluecat/`) stays behind."""
+    shutil.copytree(EXAMPLE, destination, ignore=shutil.ignore_patterns(".gluecat"))
+    return destination
 
 
 def gluecat(*args: str) -> Result:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
+from tests.integration.helpers import copy_example
 
 
 def _gluecat(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -22,7 +21,7 @@ def _gluecat(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_example_walkthrough_persists_between_commands(tmp_path: Path) -> None:
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
 
     first = _gluecat("plan", "example", "--detailed-exitcode", cwd=tmp_path)
     assert first.returncode == 2, first.stderr
@@ -52,7 +51,7 @@ def test_example_walkthrough_persists_between_commands(tmp_path: Path) -> None:
 
 def test_an_unreadable_saved_state_is_one_clear_line(tmp_path: Path) -> None:
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
     state = project / ".gluecat" / "sandbox"
     state.mkdir(parents=True)
     (state / "state.json").write_text("{not json")
@@ -99,7 +98,7 @@ _DAMAGED = {
 @pytest.mark.parametrize("damage", sorted(_DAMAGED))
 def test_a_damaged_saved_state_is_one_clear_line(tmp_path: Path, damage: str) -> None:
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
     state = project / ".gluecat" / "sandbox"
     state.mkdir(parents=True)
     (state / "state.json").write_text(_DAMAGED[damage])
@@ -116,7 +115,7 @@ def test_a_damaged_saved_state_is_one_clear_line(tmp_path: Path, damage: str) ->
 def test_a_state_that_cannot_be_saved_is_one_line_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     """A full disk or a read-only directory, as root cannot be refused: state.json is a directory."""
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
     state = project / ".gluecat" / "sandbox"
     (state / "state.json").mkdir(parents=True)
 
@@ -131,7 +130,7 @@ def test_a_state_that_cannot_be_saved_is_one_line_and_leaves_no_temporary_file(t
 
 def test_a_project_where_the_sandbox_cannot_keep_state_is_one_line(tmp_path: Path) -> None:
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
     (project / ".gluecat").write_text("not a directory")
 
     result = _gluecat("plan", "example", cwd=tmp_path)
@@ -144,7 +143,7 @@ def test_a_project_where_the_sandbox_cannot_keep_state_is_one_line(tmp_path: Pat
 def test_an_aws_profile_this_machine_lacks_does_not_stop_the_sandbox(tmp_path: Path) -> None:
     """AWS_PROFILE set for other work: the sandbox never reaches AWS, so it never reads the profile."""
     project = tmp_path / "example"
-    shutil.copytree(EXAMPLE, project)
+    copy_example(project)
     environment = {**os.environ, "AWS_PROFILE": "not-on-this-machine", "AWS_CONFIG_FILE": str(tmp_path / "none")}
 
     def gluecat(*args: str) -> subprocess.CompletedProcess[str]:

@@ -92,3 +92,21 @@ def test_the_lock_pins_every_runtime_dependency_with_a_hash() -> None:
     for requirement in [*project["project"]["dependencies"], *project["build-system"]["requires"]]:
         name = re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~ ]", requirement, maxsplit=1)[0].lower())
         assert name in pinned, f"{name} is missing from requirements-ci.txt: run python .ci/lock.py"
+
+
+def _pins(lock: Path) -> dict[str, str]:
+    entries = re.findall(r"^([a-z0-9_.-]+)==(\S+) \\\n\s+--hash=sha256:[0-9a-f]{64}$", lock.read_text(), re.M)
+    return {re.sub(r"[-_.]+", "-", name): version for name, version in entries}
+
+
+def test_ci_installs_the_dev_lock_which_keeps_the_runtime_pins() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    runtime, dev = _pins(LOCK), _pins(ROOT / "requirements-dev.txt")
+    for requirement in project["project"]["optional-dependencies"]["dev"]:
+        name = re.sub(r"[-_.]+", "-", re.split(r"[\[<>=!~ ]", requirement, maxsplit=1)[0].lower())
+        assert name in dev, f"{name} is missing from requirements-dev.txt: run python .ci/lock.py"
+    drifted = {name: (version, dev.get(name)) for name, version in runtime.items() if dev.get(name) != version}
+    assert not drifted, f"requirements-dev.txt differs from requirements-ci.txt: {drifted}"
+    ci = (ROOT / ".ci/run").read_text()
+    assert "--require-hashes -r requirements-dev.txt" in ci
+    assert "pip install --quiet -e '.[dev]'" not in ci, "an unlocked install would take whatever PyPI serves today"
