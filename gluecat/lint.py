@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from gluecat.convert.locations import table_location
+from gluecat.convert.storage import resolve_storage
 from gluecat.errors import SourcePosition
 from gluecat.index_check import index_problems
 from gluecat.load import LoadedDatabase, LoadedTable, Project
@@ -23,6 +24,7 @@ from gluecat.model import (
 )
 from gluecat.model.base import plain_name
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
+from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.projection_check import projection_problems
 from gluecat.yamlparse import Loc
 
@@ -321,6 +323,28 @@ def _iceberg_parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         )
 
 
+OPENCSV_SERDE = STORAGE_FORMATS["opencsv"].serde
+
+
+def _opencsv_types(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    """OpenCSVSerde hands every field over as text: Trino, Hive and Spark show each column as
+    `varchar`/string whatever it declares; only Athena parses the declared types."""
+    model = table.model
+    if not isinstance(model, HiveTable) or resolve_storage(model).serde_library != OPENCSV_SERDE:
+        return
+    typed = [(index, c.name) for index, c in enumerate(model.columns) if c.type != "string"]
+    if typed:
+        names = ", ".join(name for _, name in typed)
+        yield Hit(
+            ("columns", typed[0][0]),
+            "engine-types",
+            f"Trino, Hive and Spark read every column of an OpenCSVSerde table as string, so {names}"
+            " will be text there (only Athena parses the declared types): declare them `string` and cast"
+            " in queries, or use `storage: csv` when no field is quoted",
+            "warning",
+        )
+
+
 def _projection(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if isinstance(table.model, HiveTable):
         for problem in projection_problems(table.model):
@@ -343,6 +367,7 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
     _partition_values,
     _hive_location,
     _iceberg_parameters,
+    _opencsv_types,
     _projection,
     _partition_indexes,
 )
@@ -355,6 +380,6 @@ RULE_IDS = frozenset(
         "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
         "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",
         "projection-keys", "projection-template", "projection-settings", "projection-enum",
-        "projection-range", "projection-interval", "projection-format",
+        "projection-range", "projection-interval", "projection-format", "engine-types",
     }
 )  # fmt: skip

@@ -7,11 +7,12 @@ the Delta extension and session catalog for Delta tables.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gluecat.errors import GluecatError
 from gluecat.load import Project
-from gluecat.model import DeltaTable, HiveTable, IcebergTable
+from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
 
 ICEBERG_EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 DELTA_EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension"
@@ -42,10 +43,11 @@ class SparkSettings:
     """spark-defaults settings, plus what other targets need to say the same thing."""
 
     conf: dict[str, str]
-    formats: tuple[str, ...]  # iceberg, delta, hive: which table formats are present
+    formats: tuple[str, ...]  # iceberg, delta, hive: which table formats are present (views are hive's)
     region: str | None = None
     catalog_id: str | None = None
     iceberg_catalog: str = "glue"
+    features: frozenset[str] = frozenset()  # athena-views, spark-views, projection: what readers must enable
 
 
 def spark_line(version: str) -> str:
@@ -67,8 +69,8 @@ def spark_settings(
     tables = [t.model for db in project.databases for t in db.tables]
     present = tuple(
         name
-        for name, kind in (("iceberg", IcebergTable), ("delta", DeltaTable), ("hive", HiveTable))
-        if any(isinstance(t, kind) for t in tables)
+        for name, kinds in (("iceberg", (IcebergTable,)), ("delta", (DeltaTable,)), ("hive", (HiveTable, ViewTable)))
+        if any(isinstance(t, kinds) for t in tables)
     )
     endpoint = endpoint_url or config.endpoint_url
     conf: dict[str, str] = {}
@@ -103,7 +105,19 @@ def spark_settings(
         conf.update(_hive(config.region, config.catalog_id, endpoint))
     if endpoint:
         conf.update(_s3a(endpoint, sandbox=config.sandbox))
-    return SparkSettings(conf, present, config.region, config.catalog_id, name)
+    return SparkSettings(conf, present, config.region, config.catalog_id, name, _features(tables))
+
+
+def _features(tables: Sequence[object]) -> frozenset[str]:
+    found = set()
+    for table in tables:
+        if isinstance(table, ViewTable) and table.dialect == "athena":
+            found.add("athena-views")
+        elif isinstance(table, ViewTable):
+            found.add("spark-views")
+        elif isinstance(table, HiveTable) and table.projection is not None and table.projection.enabled:
+            found.add("projection")
+    return frozenset(found)
 
 
 def _first_location(project: Project) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from gluecat.convert import presto_view
 from gluecat.spark import SparkSettings
 
 HIVE_SITE_PREFIXES = ("spark.hadoop.hive.", "spark.hadoop.aws.")
@@ -64,10 +65,19 @@ def trino(settings: SparkSettings) -> str:
         glue.append(f"hive.metastore.glue.region={settings.region}")
     if settings.catalog_id:
         glue.append(f"hive.metastore.glue.catalogid={settings.catalog_id}")
-    glue += _trino_endpoint(settings)
+    glue += _trino_s3(settings)
+    hive = ["connector.name=hive", "hive.metastore=glue"]
+    if "projection" in settings.features:  # off by default: Trino would list no partitions at all
+        hive.append("hive.partition-projection-enabled=true")
+    if "spark-views" in settings.features:
+        hive.append("hive.hive-views.enabled=true")
     files = []
     if "hive" in settings.formats:
-        files.append(("hive", ["connector.name=hive", "hive.metastore=glue", *glue]))
+        files.append(("hive", [*hive, *glue]))
+    if "athena-views" in settings.features:
+        # An Athena view names its tables in Athena's catalog, `awsdatacatalog`: Trino resolves them
+        # only through a catalog of that name, the same Glue again.
+        files.append((presto_view.CATALOG, [*hive, *glue]))
     if "iceberg" in settings.formats:
         files.append(("iceberg", ["connector.name=iceberg", "iceberg.catalog.type=glue", *glue]))
     if "delta" in settings.formats:
@@ -75,19 +85,21 @@ def trino(settings: SparkSettings) -> str:
     return "\n".join(f"# etc/catalog/{name}.properties\n" + "\n".join(lines) + "\n" for name, lines in files)
 
 
-def _trino_endpoint(settings: SparkSettings) -> list[str]:
-    """The custom Glue/S3 endpoint (and the sandbox's placeholder keys) the Spark settings carry."""
+def _trino_s3(settings: SparkSettings) -> list[str]:
+    """Trino's native S3 file system (Trino 470 and later have no other), at the custom Glue/S3
+    endpoint (and with the sandbox's placeholder keys) when the Spark settings carry one."""
+    lines = ["fs.native-s3.enabled=true"]
+    if settings.region:
+        lines.append(f"s3.region={settings.region}")
     endpoint = settings.conf.get(S3A_ENDPOINT)
     if not endpoint:
-        return []
+        return lines
     lines = [
         f"hive.metastore.glue.endpoint-url={endpoint}",
-        "fs.native-s3.enabled=true",
+        *lines,
         f"s3.endpoint={endpoint}",
         "s3.path-style-access=true",
     ]
-    if settings.region:
-        lines.append(f"s3.region={settings.region}")
     access_key, secret_key = settings.conf.get(S3A_ACCESS_KEY), settings.conf.get(S3A_SECRET_KEY)
     if access_key and secret_key:
         lines += [

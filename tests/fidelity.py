@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from gluecat.convert import presto_view
 from gluecat.convert.extra import meaningful
 from gluecat.convert.parameters import is_volatile
 from gluecat.convert.table import desired_table_input
@@ -34,7 +35,23 @@ def sent_table_inputs(root: Path) -> dict[tuple[str, str], dict[str, Any] | None
 
 def comparable(shape: Mapping[str, Any]) -> dict[str, Any]:
     """A Glue shape without output-only fields, volatile parameters and values Glue treats as unset."""
-    return _clean(shape)  # type: ignore[no-any-return]
+    return _clean(_athena_view_as_meant(shape))  # type: ignore[no-any-return]
+
+
+def _athena_view_as_meant(shape: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An Athena view by its decoded JSON, less what gluecat adds for Trino and Athena ignores: the
+    run-as identity, and the description kept as the view's own comment rather than Glue's."""
+    data = presto_view.decode(shape.get("ViewOriginalText"))
+    if data is None:
+        return shape
+    meant = dict(shape)
+    data = dict(data)
+    data.pop("runAsInvoker", None)
+    comment = data.pop("comment", None)
+    if comment is not None and not meant.get("Description"):
+        meant["Description"] = comment
+    meant["ViewOriginalText"] = data
+    return meant
 
 
 def _clean(value: Any, key: str = "") -> Any:

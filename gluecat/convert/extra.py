@@ -56,6 +56,7 @@ def declared_extra(
     for key in TABLE_KEYS:
         if key in desired:
             yield f"extra.{key}", (key,)
+    descriptor = desired.get("StorageDescriptor") or {}
     for key in storage_keys:
-        if key in (desired.get("StorageDescriptor") or {}):
+        if key in descriptor and meaningful(key, descriptor[key]):
             yield f"extra.StorageDescriptor.{key}", ("StorageDescriptor", key)

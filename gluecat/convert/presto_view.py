@@ -75,14 +75,20 @@ def normalise_presto(text: str) -> str:
     return _DEFAULT_TIMESTAMP.sub("timestamp", tight)
 
 
-def encode(sql: str, database: str, columns: Iterable[tuple[str, str]]) -> str:
-    """ViewOriginalText as Athena writes it, from the SQL and the Hive-typed columns."""
-    payload = {
+def encode(sql: str, database: str, columns: Iterable[tuple[str, str]], comment: str | None = None) -> str:
+    """ViewOriginalText as Athena writes it, from the SQL and the Hive-typed columns, plus what Trino
+    needs and Athena ignores: a run-as identity (`runAsInvoker`: Athena always checks the querying
+    principal's access, so invoker is what the view already means), and the description as the
+    view's own `comment` (Trino hides a view whose Glue Description is set)."""
+    payload: dict[str, Any] = {
         "originalSql": sql,
         "catalog": CATALOG,
         "schema": database,
         "columns": [{"name": name, "type": presto_type(hive)} for name, hive in columns],
+        "runAsInvoker": True,
     }
+    if comment is not None:
+        payload["comment"] = comment
     text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     return PREFIX + base64.b64encode(text.encode("utf-8")).decode("ascii") + SUFFIX
 

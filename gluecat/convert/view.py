@@ -20,7 +20,7 @@ def view_texts(view: ViewTable, database: str) -> tuple[str, str | None]:
     if view.dialect == "athena":
         assert view.sql is not None  # model-validated
         columns = [(c.name, c.type) for c in view.columns]
-        return presto_view.encode(view.sql, database, columns), presto_view.EXPANDED_TEXT
+        return presto_view.encode(view.sql, database, columns, view.description), presto_view.EXPANDED_TEXT
     if view.dialect == "spark":
         assert view.sql is not None
         return view.sql, view.sql  # Spark 3 writes the SQL to both
@@ -43,12 +43,13 @@ def view_table_input(view: ViewTable, database: str) -> TableInputTypeDef:
         "TableType": "VIRTUAL_VIEW",
         "Parameters": view_parameters(view),
         "ViewOriginalText": original,
-        "StorageDescriptor": {"Columns": column_shapes(view.columns)},
+        # An empty SerdeInfo, as Athena writes it: Trino refuses a view without one.
+        "StorageDescriptor": {"Columns": column_shapes(view.columns), "SerdeInfo": {}},
         "PartitionKeys": [],
     }
     if expanded is not None:
         shape["ViewExpandedText"] = expanded
-    if view.description:
+    if view.description and view.dialect != "athena":  # an Athena view keeps it in its own JSON
         shape["Description"] = view.description
     merge_extra(shape, view.extra)  # type: ignore[arg-type]
     return shape
@@ -68,6 +69,8 @@ def view_from_glue(live: Mapping[str, Any], database: str) -> ViewTable:
     original, expanded = live.get("ViewOriginalText"), live.get("ViewExpandedText")
     athena = _athena_sql(original, database, common["columns"])
     if athena is not None and parameters.get("presto_view") == "true":
+        data = presto_view.decode(original) or {}
+        common["description"] = data.get("comment") or common["description"]
         return ViewTable(**common, dialect="athena", sql=athena, parameters=_beyond_athena(parameters))
     if original and original == expanded and presto_view.decode(original) is None and original.strip():
         return ViewTable(**common, dialect="spark", sql=original, parameters=parameters)

@@ -116,7 +116,7 @@ def _view_change(
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
-    if model.description is not None:
+    if model.description is not None and model.dialect != "athena":  # an Athena view's is in its JSON
         pairs["description"] = (live.get("Description"), model.description)
     live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
     diffs = [
@@ -132,6 +132,8 @@ def _view_change(
         return None
     merged = _carry_over(live, TABLE_INPUT_KEYS, desired)
     merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
+    if model.dialect == "athena":
+        merged.pop("Description", None)
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
     live_sd.update({k: v for k, v in desired["StorageDescriptor"].items() if k in VIEW_STORAGE_KEYS})

@@ -379,3 +379,15 @@ def test_markup_in_a_value_is_printed_not_interpreted(tmp_path: Path) -> None:
     assert completed.returncode == 1
     assert "unknown storage '[/]'" in completed.stderr
     assert "unexpected error" not in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_typed_columns_of_an_opencsv_table_warn_that_trino_reads_text(tmp_path: Path) -> None:
+    table = "storage: opencsv\ncolumns:\n  - {name: label, type: string}\n  - {name: id, type: bigint}\n"
+    root = make_project(tmp_path, {"sales/tables/orders.yaml": table})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "orders.yaml:4:5: warning: Trino, Hive and Spark read every column" in result.output
+    assert "so id will be text there" in result.output and "[engine-types]" in result.output
+    all_text = "storage: opencsv\ncolumns:\n  - {name: id, type: string}\n"
+    make_project(tmp_path, {"sales/tables/orders.yaml": all_text})
+    assert "engine-types" not in CliRunner().invoke(app, ["validate", str(root)]).output

@@ -85,5 +85,5 @@ def test_encode_decodes_to_exactly_the_sql() -> None:
     text = encode(sql, "sales", [("x", "string")])
     assert text.startswith("/* Presto View: ") and text.endswith(" */")
     assert decode(text) == {"originalSql": sql, "catalog": "awsdatacatalog", "schema": "sales",
-                            "columns": [{"name": "x", "type": "varchar"}]}  # fmt: skip
+                            "columns": [{"name": "x", "type": "varchar"}], "runAsInvoker": True}  # fmt: skip
     assert decode("/* Presto View: ... */") is None and decode("SELECT 1") is None
