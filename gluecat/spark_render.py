@@ -69,8 +69,8 @@ def trino(settings: SparkSettings) -> str:
     hive = ["connector.name=hive", "hive.metastore=glue"]
     if "projection" in settings.features:  # off by default: Trino would list no partitions at all
         hive.append("hive.partition-projection-enabled=true")
-    if "spark-views" in settings.features:
-        hive.append("hive.hive-views.enabled=true")
+    if "spark-views" in settings.features:  # run as the querying user, as Spark runs them
+        hive += ["hive.hive-views.enabled=true", "hive.hive-views.run-as-invoker=true"]
     files = []
     if "hive" in settings.formats:
         files.append(("hive", [*hive, *glue]))
