@@ -217,3 +217,19 @@ class Trino:
         except subprocess.TimeoutExpired:
             os.killpg(self._process.pid, signal.SIGKILL)
             self._process.wait()
+
+
+def main() -> int:
+    """`python -m tests.engines.trino_server`: fetch Trino and find its Java now, saying in one line
+    what could not be had (.ci/run calls it before the tests)."""
+    try:
+        home, java = trino_home(), java_home()
+    except EngineUnavailable as exc:
+        print(f"engines: {exc}")
+        return 1
+    print(f"engines: Trino {VERSION} at {home}, Java {_java_major(java)} at {java}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,195 @@
+"""Real PySpark 3.5 configured by what `gluecat spark-conf` prints, used as it is.
+
+The session is built by running the `--format pyspark` output itself; the default format is
+checked to carry exactly the same settings. Spark resolves `spark.jars.packages` from Maven
+Central with its own Ivy (cached in ~/.ivy2 between runs).
+
+What this machine adds, and no user writes (all in TEST_MACHINE, set as spark-defaults that the
+emitted settings override): a local master, the driver bound to loopback, no UI, two shuffle
+partitions, and Derby's metastore and log in the test's folder. Credentials come from the
+environment, as on any machine (the local S3 takes any). Spark reaches Glue's Hive tables only
+through EMR's AWS-only Hive client, so Spark's own Hive catalog stands in for them here: the
+emitted client factory setting is kept and ignored by open-source Spark.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from deltalake import DeltaTable
+
+from tests.engines.conftest import BUCKET, Lake
+
+pytestmark = pytest.mark.spark
+
+EVENTS = """\
+format: iceberg
+columns:
+  - {name: id, type: bigint, required: true}
+  - {name: kind, type: string}
+partition_spec:
+  - {column: kind}
+properties: {format-version: "2"}
+"""
+STOCK = """\
+format: delta
+location: s3://lake/sparky/stock
+columns:
+  - {name: sku, type: string}
+  - {name: on_hand, type: int}
+  - {name: price, type: "decimal(10,2)"}
+partition_columns: []
+"""
+ORDERS = """\
+storage: parquet
+columns:
+  - {name: order_id, type: bigint}
+  - {name: amount, type: double}
+partition_keys: [{name: dt, type: string}]
+partitions:
+  - expand:
+      dt: {from: 2024-01-01, to: 2024-01-02}
+"""
+CUSTOMERS = """\
+storage: csv
+columns:
+  - {name: id, type: bigint}
+  - {name: email, type: string}
+"""
+
+
+def _test_machine(tmp: Path) -> dict[str, str]:
+    return {
+        "spark.master": "local[2]",
+        "spark.driver.host": "127.0.0.1",
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.warehouse.dir": str(tmp / "spark-warehouse"),
+        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={tmp}/metastore_db;create=true",
+        "spark.driver.extraJavaOptions": f"-Dderby.stream.error.file={tmp}/derby.log",
+    }
+
+
+def parse_conf(text: str) -> dict[str, str]:
+    pairs = (line.split(None, 1) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return {key: value.strip() for key, value in pairs}
+
+
+def pyspark_settings(script: str) -> dict[str, str]:
+    """The settings a `--format pyspark` script passes to the builder, read by running it against a
+    recording builder: the same text that builds the real session below."""
+    recorded: dict[str, str] = {}
+
+    class Builder:
+        def config(self, key: str, value: str) -> Builder:
+            recorded[key] = value
+            return self
+
+        def getOrCreate(self) -> None:
+            return None
+
+    class Session:
+        builder = Builder()
+
+    exec(script.replace("from pyspark.sql import SparkSession", ""), {"SparkSession": Session})
+    return recorded
+
+
+@pytest.fixture(scope="module")
+def spark_lake(module_lake: Lake, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    tmp = tmp_path_factory.mktemp("spark")
+    root = module_lake.project(
+        {
+            "sparky/database.yaml": "location: s3://lake/sparky/\n",
+            "sparky/tables/events.yaml": EVENTS,
+            "sparky/tables/stock.yaml": STOCK,
+            "sparky/tables/orders.yaml": ORDERS,
+            "sparky/tables/customers.yaml": CUSTOMERS,
+        },
+        catalog_extra="warehouse: s3://lake/warehouse\n",
+    )
+    module_lake.apply()
+    endpoint = module_lake.glue.endpoint_url
+    from tests.integration.helpers import gluecat
+
+    script = gluecat("spark-conf", str(root), "--format", "pyspark", "--endpoint", endpoint)
+    conf = gluecat("spark-conf", str(root), "--endpoint", endpoint)
+    assert script.exit_code == 0 and conf.exit_code == 0, script.output + conf.output
+    assert pyspark_settings(script.stdout) == parse_conf(conf.stdout), "the two formats must say the same"
+
+    conf_dir = tmp / "conf"
+    conf_dir.mkdir()
+    (conf_dir / "spark-defaults.conf").write_text("".join(f"{k} {v}\n" for k, v in _test_machine(tmp).items()))
+    os.environ["SPARK_CONF_DIR"] = str(conf_dir)
+    scope: dict[str, Any] = {}
+    exec(script.stdout, scope)  # the emitted script, verbatim, builds the session
+    spark = scope["spark"]
+    try:
+        yield {"spark": spark, "lake": module_lake, "conf": parse_conf(conf.stdout)}
+    finally:
+        spark.stop()
+        os.environ.pop("SPARK_CONF_DIR", None)
+
+
+def test_spark_reads_and_appends_an_iceberg_table_gluecat_made(spark_lake: dict[str, Any]) -> None:
+    spark, lake = spark_lake["spark"], spark_lake["lake"]
+    assert "events" in [row.tableName for row in spark.sql("SHOW TABLES IN glue.sparky").collect()]
+    spark.sql("INSERT INTO glue.sparky.events VALUES (1, 'click'), (2, 'view')")
+    spark.sql("INSERT INTO glue.sparky.events VALUES (3, 'click')")
+    assert sorted(tuple(r) for r in spark.sql("SELECT id, kind FROM glue.sparky.events").collect()) == [
+        (1, "click"), (2, "view"), (3, "click")]  # fmt: skip
+    specs = spark.sql("SELECT partition.kind FROM glue.sparky.events.partitions ORDER BY 1").collect()
+    assert [r.kind for r in specs] == ["click", "view"], "Spark writes by the spec gluecat declared"
+    assert lake.plan_exit_code() == 0, "Spark's commits must leave nothing for gluecat to change"
+    # Trino sees Spark's commits, and Spark sees Trino's.
+    lake.query("INSERT INTO iceberg.sparky.events VALUES (4, 'buy')")
+    assert lake.query("SELECT count(*) FROM iceberg.sparky.events") == [[4]]
+    spark.sql("REFRESH TABLE glue.sparky.events")
+    assert spark.sql("SELECT count(*) AS n FROM glue.sparky.events").collect()[0].n == 4
+    assert lake.plan_exit_code() == 0
+
+
+def test_spark_reads_and_writes_a_delta_table_gluecat_registered(spark_lake: dict[str, Any]) -> None:
+    spark, lake = spark_lake["spark"], spark_lake["lake"]
+    path = f"s3a://{BUCKET}/sparky/stock"
+    frame = spark.createDataFrame(
+        [("a", 1, Decimal("2.50")), ("b", 7, Decimal("0.99"))], "sku string, on_hand int, price decimal(10,2)"
+    )
+    frame.write.format("delta").mode("append").save(path)
+    rows = spark.read.format("delta").load(path).orderBy("sku").collect()
+    assert [(r.sku, r.on_hand, r.price) for r in rows] == [("a", 1, Decimal("2.50")), ("b", 7, Decimal("0.99"))]
+    # The log Spark wrote is one deltalake and Trino read as the table gluecat registered.
+    options = {"AWS_ENDPOINT_URL": lake.glue.endpoint_url, "AWS_ALLOW_HTTP": "true", "AWS_REGION": "us-east-1",
+               "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}  # fmt: skip
+    assert DeltaTable(f"s3://{BUCKET}/sparky/stock", storage_options=options).version() >= 1
+    assert lake.query("SELECT sku, on_hand FROM delta.sparky.stock ORDER BY sku") == [["a", 1], ["b", 7]]
+    assert lake.plan_exit_code() == 0
+
+
+def test_hive_ddl_runs_in_spark_and_reads_the_partitions(spark_lake: dict[str, Any]) -> None:
+    spark, lake = spark_lake["spark"], spark_lake["lake"]
+    for dt, amounts in (("2024-01-01", [1.5, 2.5]), ("2024-01-02", [4.0])):
+        buffer = io.BytesIO()
+        pq.write_table(pa.table({"order_id": list(range(len(amounts))), "amount": amounts}), buffer)
+        lake.put(f"sparky/orders/dt={dt}/part-0.parquet", buffer.getvalue())
+    lake.put("sparky/customers/part-0.csv", b"1,a@x.org\n2,b@x.org\n")
+    from tests.integration.helpers import gluecat
+
+    ddl = gluecat("spark-conf", str(lake.root), "--format", "ddl")
+    assert ddl.exit_code == 0, ddl.output
+    statements = [s.strip() for s in ddl.stdout.split(";\n") if s.strip()]
+    assert any("PARTITIONED BY (`dt` string)" in s for s in statements)
+    for statement in statements:
+        spark.sql(statement.rstrip(";"))
+    rows = spark.sql("SELECT dt, sum(amount) AS total FROM sparky.orders GROUP BY dt ORDER BY dt").collect()
+    assert [(r.dt, r.total) for r in rows] == [("2024-01-01", 4.0), ("2024-01-02", 4.0)]
+    emails = sorted(r.email for r in spark.sql("SELECT email FROM sparky.customers").collect())
+    assert emails == ["a@x.org", "b@x.org"]
