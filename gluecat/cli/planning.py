@@ -66,7 +66,7 @@ def plan_command(
             saved.write(out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
             stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
     render(plan, output_format)
-    refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on)
+    refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on, project.config.readers)
     if refusal:
         stderr.print(refusal, markup=False, style="red")
         return 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field, StringConstraints
 
@@ -26,6 +26,7 @@ class Policy(Strict):
     )
 
 
+Engine = Literal["athena", "trino", "spark"]
 VarName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
@@ -65,6 +66,11 @@ class CatalogConfig(Strict):
     )
     spark: SparkSettings = Field(default_factory=lambda: SparkSettings())
     policy: Policy = Field(default_factory=lambda: Policy())
+    readers: list[Engine] = Field(
+        default_factory=lambda: list(get_args(Engine)),
+        min_length=1,
+        description="The engines that read this catalog: the breaking-change gate counts only what breaks them",
+    )
     vars: dict[VarName, str] = Field(
         default_factory=dict, description="Values for ${var.NAME} in database and table files"
     )

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from gluecat.plan.impact import Impact
+from collections.abc import Sequence
+
+from gluecat.plan.impact import ENGINES, Impact
 from gluecat.plan.model import Plan
 
 
-def gate_refusal(plan: Plan, fail_on: str | None) -> str | None:
-    """One line saying why the plan fails the gate, or None when it passes."""
+def gate_refusal(plan: Plan, fail_on: str | None, readers: Sequence[str] = ENGINES) -> str | None:
+    """One line saying why the plan fails the gate, or None when it passes. Only the engines that
+    read the catalog (`readers:` in catalog.yaml) count for breaking changes."""
     if fail_on is None:
         return None
     threshold = Impact(fail_on)
-    reaching = [c for c in plan.changes if c.gated_impact >= threshold]
+    reaching = [c for c in plan.changes if c.gated_impact_for(readers) >= threshold]
     reaching_partitions = [p for p in plan.partitions if p.impact >= threshold]
     if not reaching and not reaching_partitions:
         return None

@@ -8,12 +8,13 @@ name. The rules follow Athena's "Handling schema updates" pages and Spark's read
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gluecat.model.hivetype import HiveTypeError, Primitive, Varchar, normalise, parse, same_type
-from gluecat.plan.impact import Finding, Impact
+from gluecat.plan.impact import ENGINES, Finding, Impact
 
 Shape = Mapping[str, Any]
 Column = tuple[str, str]
@@ -28,12 +29,16 @@ WIDENINGS = {
     ("float", "double"),
 }
 TEXT_FORMATS = ("csv", "tsv", "text", "json")
+DELIMITED = ("csv", "tsv", "text")  # one SerDe (LazySimpleSerDe), told apart by its delimiter
 
 
 @dataclass(frozen=True)
 class Storage:
     name: str  # csv, tsv, text, json, parquet, orc, avro, or the SerDe's class name
     by_position: bool
+    # Engines that read the files by name although the table says by position: Spark's native ORC
+    # reader matches the field names ORC files carry (Athena and Trino match by index).
+    by_name_anyway: tuple[str, ...] = ()
 
     @property
     def mapping(self) -> str:
@@ -49,7 +54,8 @@ def storage_of(table: Shape) -> Storage:
     if "parquet" in formats:
         return Storage("parquet", _flag(options, "parquet.column.index.access", default=False))
     if "orc" in formats:
-        return Storage("orc", _flag(options, "orc.column.index.access", default=True))
+        by_index = _flag(options, "orc.column.index.access", default=True)
+        return Storage("orc", by_index, ("spark",) if by_index else ())
     if "avro" in formats:
         return Storage("avro", False)
     if "json" in formats:
@@ -83,7 +89,10 @@ def hive_findings(live: Shape, desired: Shape) -> list[Finding]:
 def _storage_findings(live: Shape, desired: Shape, before: Storage, after: Storage) -> list[Finding]:
     live_sd, want_sd = live.get("StorageDescriptor") or {}, desired.get("StorageDescriptor") or {}
     live_serde, want_serde = live_sd.get("SerdeInfo") or {}, want_sd.get("SerdeInfo") or {}
-    if before.name != after.name or live_serde.get("SerializationLibrary") != want_serde.get("SerializationLibrary"):
+    same_text_serde = before.name in DELIMITED and after.name in DELIMITED  # a delimiter change: see below
+    if (before.name != after.name and not same_text_serde) or live_serde.get("SerializationLibrary") != want_serde.get(
+        "SerializationLibrary"
+    ):
         return [
             Finding(
                 "storage-change",
@@ -102,7 +111,7 @@ def _storage_findings(live: Shape, desired: Shape, before: Storage, after: Stora
                 " file's columns are matched anew",
             )
         )
-    if after.name in ("csv", "tsv", "text") and _text_options(live_serde) != _text_options(want_serde):
+    if after.name in DELIMITED and _text_options(live_serde) != _text_options(want_serde):
         findings.append(
             Finding(
                 "serde-parameters",
@@ -131,6 +140,25 @@ def _text_options(serde: Shape) -> dict[str, str]:
 
 
 def column_findings(live: Sequence[Column], desired: Sequence[Column], storage: Storage) -> list[Finding]:
+    """The findings for the engines that read the files as the table says, and, where some engines
+    read them by name instead, those engines' own findings beside them."""
+    if not storage.by_name_anyway:
+        return _column_findings(live, desired, storage)
+    positional = [f for f in ENGINES if f not in storage.by_name_anyway]
+    findings = [_only(f, positional) for f in _column_findings(live, desired, storage)]
+    by_name = _column_findings(live, desired, dataclasses.replace(storage, by_position=False))
+    shown = {(f.rule, f.message) for f in findings}
+    findings += [_only(f, storage.by_name_anyway) for f in by_name if (f.rule, f.message) not in shown]
+    return findings
+
+
+def _only(finding: Finding, engines: Sequence[str]) -> Finding:
+    """The finding as it holds for these engines (a breaking one breaks only them)."""
+    held = tuple(e for e in finding.engines if e in engines)
+    return dataclasses.replace(finding, engines=held) if finding.impact is not Impact.SAFE else finding
+
+
+def _column_findings(live: Sequence[Column], desired: Sequence[Column], storage: Storage) -> list[Finding]:
     live_names = [n for n, _ in live]
     want_names = [n for n, _ in desired]
     renames = _likely_renames(live, desired)
@@ -255,8 +283,18 @@ def type_finding(name: str, before: str, after: str, storage: Storage) -> Findin
         return Finding(
             "type-widen-parquet",
             Impact.BREAKING,
-            f"{change}: Athena reads the old Parquet files as {after}, but Spark's vectorized Parquet reader"
-            " fails on them (Spark 3.x); rewrite the files or set spark.sql.parquet.enableVectorizedReader=false",
+            f"{change}: Athena reads the old Parquet files as {after} (as Trino does), but Spark's vectorized"
+            " Parquet reader fails on them (Spark 3.x); rewrite the files or set"
+            " spark.sql.parquet.enableVectorizedReader=false",
+            ("spark",),
+        )
+    if storage.name == "orc" and _is_text(after):
+        return Finding(
+            "type-change",
+            Impact.BREAKING,
+            f"{change}: Trino and Spark read the stored ORC values as their text, but Athena's documentation"
+            " lists ORC column type changes as unsupported",
+            ("athena",),
         )
     if widening:
         return Finding("type-widen", Impact.SAFE, f"{change}: {storage.name} readers widen the stored values")

@@ -9,6 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import get_args
+
+from gluecat.model.catalog import Engine
+
+# The engines whose reading a finding speaks for. Athena is judged by its documentation and by
+# Trino, its engine family; each verdict is backed by that engine in the engines tests.
+ENGINES: tuple[Engine, ...] = get_args(Engine)
 
 
 class Impact(StrEnum):
@@ -45,6 +52,17 @@ class Finding:
     rule: str
     impact: Impact
     message: str
+    engines: tuple[str, ...] = ENGINES  # the engines it holds for (a breaking change breaks only these)
+
+    def holds_for(self, readers: Iterable[str]) -> bool:
+        return any(engine in self.engines for engine in readers)
+
+    @property
+    def engines_label(self) -> str:
+        """`` for every engine, else ` (spark only)`: what a plan adds beside a breaking finding's rule."""
+        if self.impact is Impact.SAFE or set(self.engines) == set(ENGINES):
+            return ""
+        return f" ({', '.join(self.engines)} only)"
 
 
 METADATA_ONLY = Finding(
@@ -58,8 +76,11 @@ def worst(impacts: Iterable[Impact]) -> Impact:
     return max(impacts, default=Impact.SAFE, key=lambda impact: impact.rank)
 
 
-def impact_of(findings: Iterable[Finding]) -> Impact:
-    return worst(f.impact for f in findings)
+def impact_of(findings: Iterable[Finding], readers: Iterable[str] = ENGINES) -> Impact:
+    """The worst impact of the findings on these readers: a breaking finding that breaks none of
+    them is safe for them; destructive is destructive for every reader."""
+    chosen = tuple(readers)
+    return worst(Impact.SAFE if f.impact is Impact.BREAKING and not f.holds_for(chosen) else f.impact for f in findings)
 
 
 def table_delete(address: str) -> Finding:

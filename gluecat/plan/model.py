@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from gluecat.plan.impact import Finding, Impact, impact_of, worst
+from gluecat.plan.impact import ENGINES, Finding, Impact, impact_of, worst
 
 FORMAT_VERSION = 2
 Kind = Literal["database", "table", "index"]
@@ -71,10 +72,15 @@ class Change:
 
     @property
     def gated_impact(self) -> Impact:
-        """The impact the CI gate counts: a breaking change the table allows counts as safe."""
-        if self.impact is Impact.BREAKING and self.allow_breaking:
+        return self.gated_impact_for(ENGINES)
+
+    def gated_impact_for(self, readers: Iterable[str]) -> Impact:
+        """The impact the CI gate counts: on the catalog's readers only, and a breaking change the
+        table allows counts as safe."""
+        on_readers = worst((impact_of(self.findings, readers), Impact.DESTRUCTIVE if self.destructive else Impact.SAFE))
+        if on_readers is Impact.BREAKING and self.allow_breaking:
             return Impact.SAFE
-        return self.impact
+        return on_readers
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from gluecat import redact
 from gluecat.errors import GluecatError
-from gluecat.plan.impact import Finding, Impact
+from gluecat.plan.impact import ENGINES, Finding, Impact
 from gluecat.plan.model import (
     FORMAT_VERSION,
     Action,
@@ -88,7 +88,10 @@ def from_json(data: dict[str, Any]) -> Plan:
                 reason=c["reason"],
                 format=c.get("format", "hive"),
                 drops=c.get("drops", False),
-                findings=tuple(Finding(f["rule"], Impact(f["impact"]), f["message"]) for f in c.get("findings", [])),
+                findings=tuple(
+                    Finding(f["rule"], Impact(f["impact"]), f["message"], tuple(f.get("engines", ENGINES)))
+                    for f in c.get("findings", [])
+                ),
                 allow_breaking=c.get("allow_breaking"),
             )
             for c in data["changes"]

@@ -65,7 +65,10 @@ def _change(console: Console, change: Change, width: int) -> None:
         console.print(f"        {escape(diff.path)}: {escape(value(diff.before))} -> {escape(value(diff.after))}")
     for finding in change.findings:
         style = IMPACT_COLOURS[finding.impact] if finding.impact is not Impact.SAFE else "dim"
-        console.print(f"        [{style}]{finding.impact.value}[/] [dim]{finding.rule}:[/] {escape(finding.message)}")
+        console.print(
+            f"        [{style}]{finding.impact.value}[/] [dim]{finding.rule}{finding.engines_label}:[/]"
+            f" {escape(finding.message)}"
+        )
 
 
 def _partitions(console: Console, group: PartitionChanges) -> None:

@@ -87,7 +87,9 @@ def _section_head(section: Section) -> list[str]:
 
 def _row(change: Change, detailed: bool) -> str:
     details = [f"**{_cell(change.reason)}**"] if change.reason else []
-    details += [f"{f.impact.value} `{f.rule}`: {_cell(f.message)}" for f in change.findings if detailed]
+    details += [
+        f"{f.impact.value} `{f.rule}`{f.engines_label}: {_cell(f.message)}" for f in change.findings if detailed
+    ]
     if detailed:
         details += [f"`{_cell(d.path)}`: {_cell(value(d.before))} → {_cell(value(d.after))}" for d in change.diffs]
     else:

@@ -1,5 +1,18 @@
-"""One local Glue + S3 and one Trino for the whole engines session; Trino's catalogs are the files
-`gluecat spark-conf --format trino` prints, used as they are.
+"""One local Glue + S3, one Trino and one Spark for the whole engines session, each configured by
+what `gluecat spark-conf` prints, used as it is.
+
+Trino's catalogs are the files `spark-conf --format trino` prints. Spark's session is built by
+running the `--format pyspark` script itself; the default format is checked to carry exactly the
+same settings. Spark resolves `spark.jars.packages` from Maven Central with its own Ivy (cached in
+~/.ivy2 between runs).
+
+What this machine adds, and no user writes (TEST_MACHINE, set as spark-defaults that the emitted
+settings override): a local master, the driver bound to loopback, no UI, two shuffle partitions,
+and Derby's metastore and log in the session's folder. Credentials come from the environment, as
+on any machine (the local S3 takes any). Spark reaches Glue's Hive tables only through EMR's
+AWS-only Hive client, so Spark's own Hive catalog stands in for them here (tables created with
+`spark-conf --format ddl`): the emitted client factory setting is kept, and ignored by open-source
+Spark.
 
 Every engines test writes its own databases (named after the test) into the shared Glue, applies
 them with gluecat, and reads them back through the engines. An engine that cannot be fetched or
@@ -11,6 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import boto3
 import pytest
@@ -21,6 +35,7 @@ from tests.engines.trino_server import EngineUnavailable, Trino, catalog_files
 from tests.integration.helpers import gluecat, write_project
 
 BUCKET = "lake"
+WAREHOUSE = "warehouse: s3://lake/warehouse\n"  # catalog.yaml: where engines create Iceberg tables
 REGION = "us-east-1"
 
 # A project that uses every feature a Trino catalog file depends on: its `spark-conf --format trino`
@@ -69,7 +84,7 @@ def trino_catalogs(root: Path, endpoint: str) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def trino(engines_glue: LocalGlue, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Trino]:
     workdir = tmp_path_factory.mktemp("trino")
-    features = write_project(workdir / "features", engines_glue.endpoint_url, FEATURES)
+    features = write_project(workdir / "features", engines_glue.endpoint_url, FEATURES, WAREHOUSE)
     # The only additions: credentials, from the environment as on any machine (the local S3 takes any).
     credentials = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": REGION}
     server = Trino(workdir, trino_catalogs(features, engines_glue.endpoint_url), credentials)
@@ -132,3 +147,64 @@ class Lake:
 
     def query(self, sql: str) -> list[list[object]]:
         return self.trino.query(sql)
+
+
+def test_machine(tmp: Path) -> dict[str, str]:
+    return {
+        "spark.master": "local[2]",
+        "spark.driver.host": "127.0.0.1",
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.warehouse.dir": str(tmp / "spark-warehouse"),
+        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={tmp}/metastore_db;create=true",
+        "spark.driver.extraJavaOptions": f"-Dderby.stream.error.file={tmp}/derby.log",
+    }
+
+
+def parse_conf(text: str) -> dict[str, str]:
+    pairs = (line.split(None, 1) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return {key: value.strip() for key, value in pairs}
+
+
+def pyspark_settings(script: str) -> dict[str, str]:
+    """The settings a `--format pyspark` script passes to the builder, read by running it against a
+    recording builder: the same text that builds the real session below."""
+    recorded: dict[str, str] = {}
+
+    class Builder:
+        def config(self, key: str, value: str) -> Builder:
+            recorded[key] = value
+            return self
+
+        def getOrCreate(self) -> None:
+            return None
+
+    class Session:
+        builder = Builder()
+
+    exec(script.replace("from pyspark.sql import SparkSession", ""), {"SparkSession": Session})
+    return recorded
+
+
+@pytest.fixture(scope="session")
+def spark(engines_glue: LocalGlue, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    tmp = tmp_path_factory.mktemp("spark")
+    root = write_project(tmp / "features", engines_glue.endpoint_url, FEATURES, WAREHOUSE)
+    endpoint = engines_glue.endpoint_url
+    script = gluecat("spark-conf", str(root), "--format", "pyspark", "--endpoint", endpoint)
+    conf = gluecat("spark-conf", str(root), "--endpoint", endpoint)
+    assert script.exit_code == 0 and conf.exit_code == 0, script.output + conf.output
+    assert pyspark_settings(script.stdout) == parse_conf(conf.stdout), "the two formats must say the same"
+
+    conf_dir = tmp / "conf"
+    conf_dir.mkdir()
+    (conf_dir / "spark-defaults.conf").write_text("".join(f"{k} {v}\n" for k, v in test_machine(tmp).items()))
+    os.environ["SPARK_CONF_DIR"] = str(conf_dir)
+    scope: dict[str, Any] = {}
+    exec(script.stdout, scope)  # the emitted script, verbatim, builds the session
+    session = scope["spark"]
+    try:
+        yield session
+    finally:
+        session.stop()
+        os.environ.pop("SPARK_CONF_DIR", None)

@@ -1,24 +1,9 @@
-"""Real PySpark 3.5 configured by what `gluecat spark-conf` prints, used as it is.
-
-The session is built by running the `--format pyspark` output itself; the default format is
-checked to carry exactly the same settings. Spark resolves `spark.jars.packages` from Maven
-Central with its own Ivy (cached in ~/.ivy2 between runs).
-
-What this machine adds, and no user writes (all in TEST_MACHINE, set as spark-defaults that the
-emitted settings override): a local master, the driver bound to loopback, no UI, two shuffle
-partitions, and Derby's metastore and log in the test's folder. Credentials come from the
-environment, as on any machine (the local S3 takes any). Spark reaches Glue's Hive tables only
-through EMR's AWS-only Hive client, so Spark's own Hive catalog stands in for them here: the
-emitted client factory setting is kept and ignored by open-source Spark.
-"""
+"""Spark, started from what `gluecat spark-conf` prints (see conftest), reads and writes what gluecat made."""
 
 from __future__ import annotations
 
 import io
-import os
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
@@ -26,7 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 from deltalake import DeltaTable
 
-from tests.engines.conftest import BUCKET, Lake
+from tests.engines.conftest import BUCKET, WAREHOUSE, Lake, parse_conf
+from tests.integration.helpers import gluecat
 
 pytestmark = pytest.mark.spark
 
@@ -66,46 +52,8 @@ columns:
 """
 
 
-def _test_machine(tmp: Path) -> dict[str, str]:
-    return {
-        "spark.master": "local[2]",
-        "spark.driver.host": "127.0.0.1",
-        "spark.ui.enabled": "false",
-        "spark.sql.shuffle.partitions": "2",
-        "spark.sql.warehouse.dir": str(tmp / "spark-warehouse"),
-        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={tmp}/metastore_db;create=true",
-        "spark.driver.extraJavaOptions": f"-Dderby.stream.error.file={tmp}/derby.log",
-    }
-
-
-def parse_conf(text: str) -> dict[str, str]:
-    pairs = (line.split(None, 1) for line in text.splitlines() if line.strip() and not line.startswith("#"))
-    return {key: value.strip() for key, value in pairs}
-
-
-def pyspark_settings(script: str) -> dict[str, str]:
-    """The settings a `--format pyspark` script passes to the builder, read by running it against a
-    recording builder: the same text that builds the real session below."""
-    recorded: dict[str, str] = {}
-
-    class Builder:
-        def config(self, key: str, value: str) -> Builder:
-            recorded[key] = value
-            return self
-
-        def getOrCreate(self) -> None:
-            return None
-
-    class Session:
-        builder = Builder()
-
-    exec(script.replace("from pyspark.sql import SparkSession", ""), {"SparkSession": Session})
-    return recorded
-
-
 @pytest.fixture(scope="module")
-def spark_lake(module_lake: Lake, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    tmp = tmp_path_factory.mktemp("spark")
+def spark_lake(module_lake: Lake, spark: Any) -> dict[str, Any]:
     root = module_lake.project(
         {
             "sparky/database.yaml": "location: s3://lake/sparky/\n",
@@ -114,29 +62,14 @@ def spark_lake(module_lake: Lake, tmp_path_factory: pytest.TempPathFactory) -> I
             "sparky/tables/orders.yaml": ORDERS,
             "sparky/tables/customers.yaml": CUSTOMERS,
         },
-        catalog_extra="warehouse: s3://lake/warehouse\n",
+        catalog_extra=WAREHOUSE,
     )
     module_lake.apply()
-    endpoint = module_lake.glue.endpoint_url
-    from tests.integration.helpers import gluecat
-
-    script = gluecat("spark-conf", str(root), "--format", "pyspark", "--endpoint", endpoint)
-    conf = gluecat("spark-conf", str(root), "--endpoint", endpoint)
-    assert script.exit_code == 0 and conf.exit_code == 0, script.output + conf.output
-    assert pyspark_settings(script.stdout) == parse_conf(conf.stdout), "the two formats must say the same"
-
-    conf_dir = tmp / "conf"
-    conf_dir.mkdir()
-    (conf_dir / "spark-defaults.conf").write_text("".join(f"{k} {v}\n" for k, v in _test_machine(tmp).items()))
-    os.environ["SPARK_CONF_DIR"] = str(conf_dir)
-    scope: dict[str, Any] = {}
-    exec(script.stdout, scope)  # the emitted script, verbatim, builds the session
-    spark = scope["spark"]
-    try:
-        yield {"spark": spark, "lake": module_lake, "conf": parse_conf(conf.stdout)}
-    finally:
-        spark.stop()
-        os.environ.pop("SPARK_CONF_DIR", None)
+    printed = gluecat("spark-conf", str(root), "--endpoint", module_lake.glue.endpoint_url)
+    assert printed.exit_code == 0, printed.output
+    running = {key: spark.conf.get(key) for key in parse_conf(printed.stdout)}
+    assert running == parse_conf(printed.stdout), "Spark runs with what this project's spark-conf prints"
+    return {"spark": spark, "lake": module_lake}
 
 
 def test_spark_reads_and_appends_an_iceberg_table_gluecat_made(spark_lake: dict[str, Any]) -> None:
@@ -181,8 +114,6 @@ def test_hive_ddl_runs_in_spark_and_reads_the_partitions(spark_lake: dict[str, A
         pq.write_table(pa.table({"order_id": list(range(len(amounts))), "amount": amounts}), buffer)
         lake.put(f"sparky/orders/dt={dt}/part-0.parquet", buffer.getvalue())
     lake.put("sparky/customers/part-0.csv", b"1,a@x.org\n2,b@x.org\n")
-    from tests.integration.helpers import gluecat
-
     ddl = gluecat("spark-conf", str(lake.root), "--format", "ddl")
     assert ddl.exit_code == 0, ddl.output
     statements = [s.strip() for s in ddl.stdout.split(";\n") if s.strip()]

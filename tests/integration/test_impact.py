@@ -143,3 +143,42 @@ def test_policy_and_allow_breaking(tmp_path: Path, server: LocalGlue) -> None:
     assert "breaking, allowed: readers moved to events_v2" in planned.stdout
     change = _plan_json(root)["changes"][0]
     assert change["impact"] == "breaking" and change["allow_breaking"] == "readers moved to events_v2"
+
+
+WIDE_BEFORE = "storage: parquet\ncolumns:\n  - {name: a, type: int}\n"
+
+
+def test_readers_narrow_the_gate_to_the_engines_a_change_breaks(tmp_path: Path, server: LocalGlue) -> None:
+    def project(readers: str) -> Path:
+        return write_project(
+            tmp_path,
+            server.endpoint_url,
+            {"lake/database.yaml": "location: s3://lake/lake/\n", "lake/tables/t.yaml": WIDE_BEFORE},
+            catalog_extra=readers,
+        )
+
+    root = project("")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (root / "lake/tables/t.yaml").write_text(WIDE_BEFORE.replace("int", "bigint"))
+
+    every_engine = gluecat("plan", str(root), "--fail-on", "breaking")
+    assert every_engine.exit_code == 1, every_engine.output
+    assert "type-widen-parquet (spark only):" in every_engine.output
+    planned = json.loads(gluecat("plan", str(root), "--format", "json").stdout)
+    (finding,) = planned["changes"][0]["findings"]
+    assert finding["engines"] == ["spark"] and finding["impact"] == "breaking"
+
+    project("readers: [athena, trino]\n")
+    (root / "lake/tables/t.yaml").write_text(WIDE_BEFORE.replace("int", "bigint"))
+    without_spark = gluecat("plan", str(root), "--fail-on", "breaking", "--detailed-exitcode")
+    assert without_spark.exit_code == 2, without_spark.output  # changes, and the gate passes
+    assert "type-widen-parquet (spark only):" in without_spark.output  # still shown to the reviewer
+
+    project("readers: [spark]\n")
+    (root / "lake/tables/t.yaml").write_text(WIDE_BEFORE.replace("int", "bigint"))
+    assert gluecat("plan", str(root), "--fail-on", "breaking").exit_code == 1
+
+    project("readers: [athena, sprak]\n")
+    mistyped = gluecat("validate", str(root))
+    assert mistyped.exit_code == 1 and "catalog.yaml:3:" in mistyped.output, mistyped.output
+    assert "spark" in mistyped.output
