@@ -10,6 +10,8 @@ from typing import Literal
 
 from gluecat.convert.locations import table_location
 from gluecat.convert.storage import resolve_storage
+from gluecat.engine_check import RULE as ENGINE_TRINO_RULE
+from gluecat.engine_check import trino_problems
 from gluecat.errors import SourcePosition
 from gluecat.index_check import index_problems
 from gluecat.load import LoadedDatabase, LoadedTable, Project
@@ -99,7 +101,9 @@ def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
 
 def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
     if isinstance(table.model, RegistrationTable):
-        yield from _names(table, database)  # carried verbatim: nothing else of it is gluecat's to judge
+        # Carried verbatim: nothing else of it is gluecat's to judge, but readers may refuse it.
+        yield from _names(table, database)
+        yield from _trino(table, database)
         return
     for rule in TABLE_RULES:
         yield from rule(table, database)
@@ -345,6 +349,11 @@ def _opencsv_types(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         )
 
 
+def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    for problem in trino_problems(table.model):
+        yield Hit(problem.loc, ENGINE_TRINO_RULE, problem.message, "warning")
+
+
 def _projection(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if isinstance(table.model, HiveTable):
         for problem in projection_problems(table.model):
@@ -368,6 +377,7 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
     _hive_location,
     _iceberg_parameters,
     _opencsv_types,
+    _trino,
     _projection,
     _partition_indexes,
 )
@@ -380,6 +390,6 @@ RULE_IDS = frozenset(
         "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
         "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",
         "projection-keys", "projection-template", "projection-settings", "projection-enum",
-        "projection-range", "projection-interval", "projection-format", "engine-types",
+        "projection-range", "projection-interval", "projection-format", "engine-types", ENGINE_TRINO_RULE,
     }
 )  # fmt: skip

@@ -391,3 +391,42 @@ def test_typed_columns_of_an_opencsv_table_warn_that_trino_reads_text(tmp_path: 
     all_text = "storage: opencsv\ncolumns:\n  - {name: id, type: string}\n"
     make_project(tmp_path, {"sales/tables/orders.yaml": all_text})
     assert "engine-types" not in CliRunner().invoke(app, ["validate", str(root)]).output
+
+
+TRINO_REFUSES = {
+    "hudi": """\
+input_format: org.apache.hudi.hadoop.HoodieParquetInputFormat
+output_format: org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat
+serde: {library: org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe}
+columns: [{name: id, type: bigint}]
+""",
+    "no_comment": """\
+format: view
+dialect: athena
+sql: SELECT 1 AS id
+columns: [{name: id, type: int}]
+parameters: {comment: null}
+""",
+    "stream": """\
+format: registration
+table_input:
+  Name: stream
+  TableType: EXTERNAL_TABLE
+  StorageDescriptor: {Columns: [{Name: id, Type: string}], Parameters: {typeOfData: kinesis}}
+""",
+    "link": """\
+format: registration
+table_input:
+  Name: link
+  TargetTable: {CatalogId: "123456789012", DatabaseName: sales, Name: orders}
+""",
+}
+
+
+@pytest.mark.parametrize("name", TRINO_REFUSES)
+def test_what_trino_refuses_is_a_warning_naming_trino(tmp_path: Path, name: str) -> None:
+    root = make_project(tmp_path, {f"sales/tables/{name}.yaml": TRINO_REFUSES[name]})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.output.splitlines() if "[engine-trino]" in line]
+    assert f"{name}.yaml:" in line and "warning: " in line and "Trino" in line
