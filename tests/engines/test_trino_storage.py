@@ -5,7 +5,12 @@ location of its own."""
 from __future__ import annotations
 
 import datetime
+import io
+from decimal import Decimal
 
+import pyarrow as pa
+import pyarrow.orc as orc
+import pyarrow.parquet as pq
 import pytest
 
 from tests.engines.conftest import Lake
@@ -95,3 +100,65 @@ def test_trino_reads_every_registered_partition_where_glue_puts_it(storage_lake:
     assert got == want
     pruned = storage_lake.query(f"SELECT count(*) FROM hive.storage.{_table(storage)}_parted WHERE bucket = 3")
     assert pruned == [[2]]
+
+
+TYPES = """\
+storage: {storage}
+columns:
+  - {{name: tags, type: "array<string>"}}
+  - {{name: attrs, type: "map<string,int>"}}
+  - {{name: address, type: "struct<city:string,zip:int,geo:struct<lat:double,lon:double>>"}}
+  - {{name: code, type: "char(3)"}}
+  - {{name: label, type: "varchar(10)"}}
+  - {{name: amount, type: "decimal(38,9)"}}
+  - {{name: odd-name, type: string}}
+  - {{name: day, type: date}}
+"""
+TYPED_ROW = {
+    "tags": ["a", "b"],
+    "attrs": [("x", 1)],
+    "address": {"city": "Oslo", "zip": 150, "geo": {"lat": 59.9, "lon": 10.7}},
+    "code": "NO ",
+    "label": "north",
+    "amount": Decimal("12345678901234567890.123456789"),
+    "odd-name": "odd",
+    "day": datetime.date(2024, 2, 29),
+}
+
+
+def _typed_file(storage: str) -> bytes:
+    schema = pa.schema(
+        [
+            ("tags", pa.list_(pa.string())),
+            ("attrs", pa.map_(pa.string(), pa.int32())),
+            ("address", pa.struct([("city", pa.string()), ("zip", pa.int32()),
+                                   ("geo", pa.struct([("lat", pa.float64()), ("lon", pa.float64())]))])),
+            ("code", pa.string()),
+            ("label", pa.string()),
+            ("amount", pa.decimal128(38, 9)),
+            ("odd-name", pa.string()),
+            ("day", pa.date32()),
+        ]
+    )  # fmt: skip
+    table = pa.Table.from_pylist([TYPED_ROW], schema=schema)
+    buffer = io.BytesIO()
+    (pq.write_table if storage == "parquet" else orc.write_table)(table, buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("storage", ["parquet", "orc"])
+def test_nested_types_decimal_char_varchar_and_odd_names_read_as_written(lake: Lake, storage: str) -> None:
+    database = f"types_{storage}"
+    lake.project({f"{database}/database.yaml": f"location: s3://lake/{database}/\n",
+                  f"{database}/tables/typed.yaml": TYPES.format(storage=storage)})  # fmt: skip
+    lake.apply()
+    lake.put(f"{database}/typed/part-0", _typed_file(storage))
+    (row,) = lake.query(
+        'SELECT tags, attrs, address.city, address.zip, address.geo.lat, code, label, amount, "odd-name", day'
+        f" FROM hive.{database}.typed"
+    )
+    assert row == [["a", "b"], {"x": 1}, "Oslo", 150, 59.9, "NO ", "north",
+                   Decimal("12345678901234567890.123456789"), "odd", datetime.date(2024, 2, 29)]  # fmt: skip
+    columns = {name: kind for name, kind, *_ in lake.query(f"DESCRIBE hive.{database}.typed")}
+    assert columns["code"] == "char(3)" and columns["label"] == "varchar(10)"
+    assert columns["address"] == "row(city varchar, zip integer, geo row(lat double, lon double))"
