@@ -138,7 +138,10 @@ def _view_change(
     live_sd["Columns"] = _merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
     live_sd.update({k: v for k, v in desired["StorageDescriptor"].items() if k in VIEW_STORAGE_KEYS})
     merged["StorageDescriptor"] = live_sd
-    findings = impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d)) or [impact.METADATA_ONLY]
+    findings = [
+        *impact.view_definition(d.path for d in diffs if d.path in impact.VIEW_DEFINITION),
+        *impact.view_columns(_column_name(d.path) for d in diffs if _is_column_shape(d)),
+    ] or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
                   live_version=version_of(live), findings=tuple(findings))  # fmt: skip
 

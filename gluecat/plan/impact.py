@@ -135,3 +135,21 @@ def view_columns(changed: Iterable[str]) -> list[Finding]:
             f"the view's columns change ({names}): queries and dashboards that read the view see a different shape",
         )
     ]
+
+
+# The fields of a view's definition: a change to any of them changes what readers get.
+VIEW_DEFINITION = ("sql", "view.catalog", "view.schema", "view_original_text", "view_expanded_text")
+
+
+def view_definition(changed: Iterable[str]) -> list[Finding]:
+    fields = sorted(set(changed))
+    if not fields:
+        return []
+    return [
+        Finding(
+            "view-sql",
+            Impact.BREAKING,
+            f"the view's definition changes ({', '.join(fields)}): queries and dashboards that read it get"
+            " different rows from the next query on",
+        )
+    ]

@@ -74,6 +74,9 @@ def test_changing_the_sql_applies(tmp_path: Path, server: LocalGlue, raw_glue: A
     planned = gluecat("plan", str(root))
     assert "sql: " in planned.stdout and "amount > 10" in planned.stdout, planned.stdout
     assert "Presto View:" not in planned.stdout  # never the base64 text
+    assert "breaking view-sql: the view's definition changes (sql)" in planned.stdout, planned.stdout
+    assert "readers see the same data" not in planned.stdout
+    assert gluecat("plan", str(root), "--fail-on", "breaking").exit_code == 1
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     totals = raw_glue.get_table(DatabaseName="sales", Name="totals")["Table"]
     assert decode(totals["ViewOriginalText"])["originalSql"] == new_sql  # type: ignore[index]
@@ -125,3 +128,12 @@ def test_views_written_by_other_tools_import_as_sql_and_plan_clean(
     assert "view_original_text" in (tables / "employees_by_department.yaml").read_text()  # Trino: catalog hive
     planned = gluecat("plan", str(root), "--detailed-exitcode")
     assert planned.exit_code == 0, planned.output
+
+
+def test_only_a_description_change_on_a_view_is_safe(tmp_path: Path, server: LocalGlue) -> None:
+    root = _project(tmp_path, server.endpoint_url, ids=SPARK_VIEW)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (root / "sales/tables/ids.yaml").write_text("description: the ids\n" + SPARK_VIEW)
+    planned = gluecat("plan", str(root), "--fail-on", "breaking")
+    assert planned.exit_code == 0, planned.stdout
+    assert "safe metadata-only" in planned.stdout
