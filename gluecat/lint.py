@@ -28,11 +28,13 @@ from gluecat.model.base import plain_name
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
 from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.projection_check import projection_problems
+from gluecat.s3_names import bucket_problem
 from gluecat.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
 MAX_DUPLICATES_SHOWN = 5  # per table and rule: the first few say it all
 NAME_RULE = "name-quoting"
+S3_BUCKET_RULE = "s3-bucket"
 
 
 @dataclass(frozen=True)
@@ -60,13 +62,14 @@ class Hit:
 
 def lint(project: Project) -> list[Finding]:
     findings: list[Finding] = []
+    sandbox = project.config.sandbox
     for database in project.databases:
         hits = excusing(database_rules(database), database.model.lint)
-        findings.extend(_finding(database.source.position(hit.loc), hit, database.name) for hit in hits)
+        findings.extend(_finding(database.source.position(hit.loc), hit, database.name, sandbox) for hit in hits)
         for table in database.tables:
             address = f"{database.name}.{table.name}"
             hits = excusing(table_rules(table, database), table.model.lint)
-            findings.extend(_finding(table.source.position(hit.loc), hit, address) for hit in hits)
+            findings.extend(_finding(table.source.position(hit.loc), hit, address, sandbox) for hit in hits)
     return findings
 
 
@@ -81,8 +84,10 @@ def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
             yield Hit(("lint", "allow", index), "lint-allow", f"unknown lint rule '{rule}' in `lint.allow` — {hint}")
 
 
-def _finding(position: SourcePosition, hit: Hit, address: str) -> Finding:
-    return Finding(position, hit.severity, hit.rule, hit.message, address)
+def _finding(position: SourcePosition, hit: Hit, address: str, sandbox: bool = False) -> Finding:
+    # The sandbox makes its buckets under today's rules; AWS keeps legacy buckets named otherwise.
+    severity: Severity = "error" if sandbox and hit.rule == S3_BUCKET_RULE else hit.severity
+    return Finding(position, severity, hit.rule, hit.message, address)
 
 
 def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
@@ -97,6 +102,8 @@ def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
         )
     elif not _is_s3(location):
         yield Hit(("location",), "s3-uri", f"location '{location}' must be an s3:// URI")
+    elif bucket_problem(location):
+        yield Hit(("location",), S3_BUCKET_RULE, str(bucket_problem(location)), "warning")
 
 
 def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
@@ -251,6 +258,8 @@ def _location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
         )
     if model.location and not _is_s3(model.location):
         yield Hit(("location",), "s3-uri", f"location '{model.location}' must be an s3:// URI")
+    elif model.location and bucket_problem(model.location):
+        yield Hit(("location",), S3_BUCKET_RULE, str(bucket_problem(model.location)), "warning")
     db_location = database.model.location
     if model.location and db_location and not model.location.startswith(db_location.rstrip("/")):
         yield Hit(
@@ -385,7 +394,8 @@ TABLE_RULES: tuple[Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]], ...] 
 # Every rule id a finding can carry: what `lint: {allow: [...]}` may name.
 RULE_IDS = frozenset(
     {
-        NAME_RULE, "lint-allow", "database-location", "s3-uri", "duplicate-column", "partition-key-is-column",
+        NAME_RULE, "lint-allow", "database-location", "s3-uri", S3_BUCKET_RULE, "duplicate-column",
+        "partition-key-is-column",
         "duplicate-entry", "duplicate-partition", "partition-count", "delta-location",
         "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
         "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",

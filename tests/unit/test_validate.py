@@ -430,3 +430,22 @@ def test_what_trino_refuses_is_a_warning_naming_trino(tmp_path: Path, name: str)
     assert result.exit_code == 0, result.output
     (line,) = [line for line in result.output.splitlines() if "[engine-trino]" in line]
     assert f"{name}.yaml:" in line and "warning: " in line and "Trino" in line
+
+
+@pytest.mark.parametrize(
+    ("bucket", "why"),
+    [("ab", "3 to 63 characters"), ("Lake_x", "only lowercase letters"), ("a..b", "no two dots"),
+     ("192.168.1.10", "not an IP address"), ("xn--lake", "reserved")],
+)  # fmt: skip
+def test_a_bucket_s3_refuses_is_an_error_in_a_sandbox_and_a_warning_elsewhere(
+    tmp_path: Path, bucket: str, why: str
+) -> None:
+    database = f"location: s3://{bucket}/sales/\n"
+    root = make_project(tmp_path, {"catalog.yaml": "region: us-east-1\nsandbox: true\n", "sales/database.yaml": database})
+    sandboxed = CliRunner().invoke(app, ["validate", str(root)])
+    assert sandboxed.exit_code == 1, sandboxed.output
+    (line,) = [line for line in sandboxed.output.splitlines() if "[s3-bucket]" in line]
+    assert "database.yaml:1:11: S3 makes no new bucket named" in line and why in line
+    make_project(tmp_path, {"catalog.yaml": "region: us-east-1\n", "sales/database.yaml": database})
+    on_aws = CliRunner().invoke(app, ["validate", str(root)])
+    assert on_aws.exit_code == 0 and "warning: S3 makes no new bucket" in on_aws.output, on_aws.output

@@ -1,0 +1,38 @@
+"""S3's bucket naming rules, checked offline: S3 (and the sandbox) refuses the bucket at the first
+call that touches it, naming no file. From "General purpose bucket naming rules" in the S3 guide."""
+
+from __future__ import annotations
+
+import re
+
+_CHARACTERS = re.compile(r"^[a-z0-9][a-z0-9.-]*[a-z0-9]$")
+_IP_ADDRESS = re.compile(r"^\d{1,3}(\.\d{1,3}){3}$")
+_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+
+
+def bucket_of(uri: str) -> str:
+    return uri.split("://", 1)[1].split("/", 1)[0] if "://" in uri else ""
+
+
+def bucket_problem(uri: str) -> str | None:
+    """Why S3 would refuse the bucket of an s3:// URI, or None when it follows the rules."""
+    bucket = bucket_of(uri)
+    why = _why(bucket)
+    if why is None:
+        return None
+    return f"S3 makes no new bucket named '{bucket}' ({uri}): {why}; only a bucket made before 2018 can have it"
+
+
+def _why(bucket: str) -> str | None:
+    if not 3 <= len(bucket) <= 63:
+        return f"a bucket name is 3 to 63 characters, this one {len(bucket)}"
+    if not _CHARACTERS.match(bucket):
+        return "only lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit"
+    if ".." in bucket:
+        return "no two dots in a row"
+    if _IP_ADDRESS.match(bucket):
+        return "not an IP address"
+    if bucket.startswith(_RESERVED_PREFIXES) or bucket.endswith(_RESERVED_SUFFIXES):
+        return "that prefix or suffix is reserved by S3"
+    return None
