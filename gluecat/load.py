@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from gluecat.best_effort import best_effort as partial_model
 from gluecat.environments import choose
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
 from gluecat.gcpause import paused_gc
@@ -205,7 +206,7 @@ def _load_table(
         errors.append(source.error(("format",), message))
         return None
     hint = _other_format_hint(table_format)
-    loaded = _validate(source, model, {"name": path.stem}, errors, hint)
+    loaded = _validate(source, model, {"name": path.stem}, errors, hint, best_effort=True)
     if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable):
         return None
     return LoadedTable(loaded, source)
@@ -255,16 +256,20 @@ def _validate(
     defaults: dict[str, Any],
     errors: list[SpecError],
     key_hint: KeyHint | None = None,
+    best_effort: bool = False,
 ) -> BaseModel | None:
-    """Validate with `defaults` for absent keys; `name` must equal its default when given."""
+    """Validate with `defaults` for absent keys; `name` must equal its default when given. With
+    `best_effort`, a file with errors still gives the model of the rest, for validate to lint (its
+    errors are recorded, so no other command gets that far)."""
     expected_name = defaults.get("name")
     given_name = source.data.get("name")
     if expected_name is not None and given_name is not None and given_name != expected_name:
         what = "directory" if source.path.name == DATABASE_FILE else "file name"
         errors.append(source.error(("name",), f"name '{given_name}' must equal the {what} '{expected_name}'"))
         return None
+    data = {**defaults, **source.data}
     try:
-        return model.model_validate({**defaults, **source.data})
+        return model.model_validate(data)
     except ValidationError as exc:
         errors.extend(validation_errors(source, exc, model, key_hint))
-        return None
+        return partial_model(model, data, exc) if best_effort else None

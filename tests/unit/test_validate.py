@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -333,6 +335,30 @@ def test_the_shipped_broken_catalog_fails_with_positions() -> None:
     assert result.exit_code == 1
     assert f"{broken / 'sales/tables/orders.yaml'}:5:11: unknown type 'bigit' — did you mean 'bigint'?" in result.output
     assert "database has no `location`" in result.output, "lint still runs on the files that loaded"
+    # The lint rules run on the rest of a file with errors: fixing the errors reveals nothing new.
+    orders = broken / "sales/tables/orders.yaml"
+    assert f"{orders}:6:11: warning: column name 'Amount'" in result.output
+    assert f"{orders}:11:11: partition key 'dt' repeats a column" in result.output
+
+
+def test_fixing_every_reported_error_reveals_no_new_one(tmp_path: Path) -> None:
+    broken = shutil.copytree(EXAMPLE.parent / "broken", tmp_path / "broken")
+
+    def findings() -> set[str]:  # without line and column: the fixes move lines
+        output = CliRunner().invoke(app, ["validate", str(broken)]).output
+        return {re.sub(r":\d+:\d+:", ":", line) for line in output.splitlines() if line.endswith("]")}
+
+    first = findings()
+    orders = broken / "sales/tables/orders.yaml"
+    text = (
+        orders.read_text()
+        .replace("colums: []\n", "")
+        .replace("bigit", "bigint")
+        .replace("decimal(40,2)", "decimal(38,2)")
+    )
+    orders.write_text(text.replace("partition_spec:\n  - column: dt\n", ""))
+    second = findings()
+    assert second and second <= first, f"new after fixing: {second - first}"
 
 
 def test_same_table_in_two_files_names_both(tmp_path: Path) -> None:
@@ -441,7 +467,9 @@ def test_a_bucket_s3_refuses_is_an_error_in_a_sandbox_and_a_warning_elsewhere(
     tmp_path: Path, bucket: str, why: str
 ) -> None:
     database = f"location: s3://{bucket}/sales/\n"
-    root = make_project(tmp_path, {"catalog.yaml": "region: us-east-1\nsandbox: true\n", "sales/database.yaml": database})
+    root = make_project(
+        tmp_path, {"catalog.yaml": "region: us-east-1\nsandbox: true\n", "sales/database.yaml": database}
+    )
     sandboxed = CliRunner().invoke(app, ["validate", str(root)])
     assert sandboxed.exit_code == 1, sandboxed.output
     (line,) = [line for line in sandboxed.output.splitlines() if "[s3-bucket]" in line]
