@@ -88,11 +88,12 @@ def forget_all() -> None:
         _remembered_pattern = None
 
 
-def scrub_known(text: str) -> str:
+def scrub_known(text: str, whole: bool = True) -> str:
     """Remembered values and URL passwords masked; nothing else touched (safe on any output).
 
-    Values from `${env.NAME}` become `(sensitive:NAME)`, so a user can tell which one it was."""
-    text = secret_values.mask(text)
+    Values from `${env.NAME}` become `(sensitive:NAME)`, so a user can tell which one it was; a
+    short one only when it is the whole of `text` and `whole` says `text` is one value."""
+    text = secret_values.mask(text, whole)
     pattern = _remembered_pattern
     if pattern is not None:
         text = pattern.sub(MASK, text)
@@ -122,6 +123,18 @@ def mask_value(key: str, value: Any) -> Any:
 
 def mask_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: mask_value(key, value) for key, value in values.items()}
+
+
+def mask_known_data(value: Any) -> Any:
+    """Every string in nested data (dicts, lists) through `scrub_known`, each as the one value it is:
+    what machine formats print, masked without touching their syntax."""
+    if isinstance(value, str):
+        return scrub_known(value)
+    if isinstance(value, Mapping):
+        return {mask_known_data(key): mask_known_data(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [mask_known_data(item) for item in value]
+    return value
 
 
 def mask_any(value: Any) -> Any:

@@ -20,6 +20,9 @@ from typing import Any
 from gluecat.errors import GluecatError
 
 PLACEHOLDER = re.compile(r"\(sensitive:([A-Za-z_][A-Za-z0-9_]*)\)")
+# A shorter value is masked only where it is a whole value: inside other text it would mask
+# ordinary letters and digits of gluecat's own words and numbers ("glu(sensitive:X)cat").
+MIN_INSIDE_TEXT = 4
 
 _lock = threading.Lock()
 _names: dict[str, str] = {}  # value -> the variable it came from
@@ -69,12 +72,19 @@ def forget() -> None:
         _names.clear()
 
 
-def mask(text: str) -> str:
-    """`text` with every registered secret replaced by `(sensitive:NAME)`."""
+def mask(text: str, whole: bool = True) -> str:
+    """`text` with every registered secret replaced by `(sensitive:NAME)`: values of
+    MIN_INSIDE_TEXT characters or more wherever they occur, shorter ones when they are the whole
+    text (`whole`: the text is one value, such as a field; a stream of output is not)."""
     secrets = values()
     if not secrets or not text:
         return text
-    pattern = re.compile("|".join(re.escape(value) for value in secrets))
+    if whole and text in _names:
+        return f"(sensitive:{_names[text]})"
+    inside = [value for value in secrets if len(value) >= MIN_INSIDE_TEXT]
+    if not inside:
+        return text
+    pattern = re.compile("|".join(re.escape(value) for value in inside))
     return pattern.sub(lambda match: f"(sensitive:{_names[match.group(0)]})", text)
 
 

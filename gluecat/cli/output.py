@@ -20,7 +20,11 @@ stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def print_json(payload: Any) -> None:
-    sys.stdout.write(json.dumps(payload, indent=2, sort_keys=False) + "\n")
+    """JSON masked as data, value by value, and written past the text scrubbing: masking the text
+    could cut into JSON's own syntax (a secret `2` in `"create": 2`)."""
+    text = json.dumps(redact.mask_known_data(payload), indent=2, sort_keys=False) + "\n"
+    write = getattr(sys.stdout, "write_verbatim", sys.stdout.write)
+    write(text)
 
 
 def error(message: str) -> None:
@@ -36,7 +40,12 @@ class ScrubbingStream:
         self._inner = inner
 
     def write(self, text: str) -> int:
-        self._inner.write(redact.scrub_known(text))
+        self._inner.write(redact.scrub_known(text, whole=False))
+        return len(text)
+
+    def write_verbatim(self, text: str) -> int:
+        """For output already masked as data (JSON)."""
+        self._inner.write(text)
         return len(text)
 
     def __getattr__(self, name: str) -> Any:  # isatty, fileno, flush, encoding, ...
