@@ -43,6 +43,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     changes: list[Change] = []
     partitions: list[PartitionChanges] = []
     refusals: list[str] = []
+    undeclared: list[str] = []
     ignore = tuple(project.config.ignore_parameters)
     prune = project.config.prune
     for database in project.databases:
@@ -87,16 +88,27 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
             )
             changes.extend(_allowing(c, allow) for c in table_changes if isinstance(c, Change))
             partitions.extend(p for p in table_changes if isinstance(p, PartitionChanges) and p.count)
-        if project.config.prune and live_db and targets.database(database.name):
+        if live_db and targets.database(database.name):
             declared = {t.name for t in database.tables}
-            changes.extend(
-                _delete_table(database.name, name, shape)
-                for name, shape in sorted(live_tables.items())
-                if name not in declared
-            )
+            unlisted = sorted(name for name in live_tables if name not in declared)
+            if project.config.prune:
+                changes.extend(_delete_table(database.name, name, live_tables[name]) for name in unlisted)
+            else:
+                undeclared.extend(f"{database.name}.{name}" for name in unlisted)
     if refusals:
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
-    return Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
+    plan = Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
+    if not undeclared:
+        return plan
+    return dataclasses.replace(plan, notes=(_undeclared_note(undeclared),), undeclared=tuple(undeclared))
+
+
+def _undeclared_note(names: list[str]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"{len(names)} live table{'s' if len(names) != 1 else ''} not in the YAML, left alone (prune is off):"
+        f" {shown}; `gluecat import` writes them, `prune: true` would delete them"
+    )
 
 
 def _allowing(change: Change, reason: str | None) -> Change:

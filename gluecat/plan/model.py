@@ -138,6 +138,7 @@ class Plan:
     format_version: int = FORMAT_VERSION
     targets: tuple[str, ...] = field(default_factory=tuple)
     env: str | None = None  # the catalog.yaml environment it was made in
+    undeclared: tuple[str, ...] = ()  # live tables the YAML leaves out, left alone (prune is off)
 
     @property
     def has_changes(self) -> bool:

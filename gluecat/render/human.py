@@ -14,6 +14,7 @@ from gluecat.render.text import (
     PARTITIONS_SHOWN,
     counts_line,
     impact_label,
+    no_changes_line,
     sections,
     summary_line,
     value,
@@ -33,7 +34,7 @@ def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
     for note in plan.notes:
         console.print(f"[dim]note: {escape(note)}[/]")
     if not plan.has_changes:
-        console.print("No changes. The live catalog matches the YAML.")
+        console.print(no_changes_line(plan))
         return
     where = f" in environment [bold]{escape(plan.env)}[/]" if plan.env else ""
     console.print(f"gluecat will change catalog [bold]{escape(plan.catalog)}[/]{where}:")

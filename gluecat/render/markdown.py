@@ -11,6 +11,7 @@ from gluecat.render.text import (
     Section,
     counts_line,
     impact_label,
+    no_changes_line,
     sections,
     summary_line,
     value,
@@ -33,8 +34,10 @@ def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
     where = f" (environment `{plan.env}`)" if plan.env else ""
     head = [f"### gluecat plan for `{plan.catalog}`{where}", ""]
     head += [f"> note: {note}" for note in plan.notes]
+    if plan.notes:
+        head.append("")  # ends the quote: a line right after it would join the note
     if not plan.has_changes:
-        return "\n".join([*head, "No changes. The live catalog matches the YAML.", ""])
+        return "\n".join([*head, no_changes_line(plan), ""])
     head.append(f"**{counts_line(plan)}**")
     if plan.destructive:
         head += ["", "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`."]

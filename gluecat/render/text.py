@@ -58,3 +58,10 @@ def counts_line(plan: Plan) -> str:
     groups = {s.impact: len(s.changes) + len(s.partitions) for s in sections(plan)}
     parts = [f"{groups[i]} {i.value}" for i in IMPACT_ORDER if groups.get(i)]
     return f"Impact: {plan.impact.value} ({', '.join(parts)})"
+
+
+def no_changes_line(plan: Plan) -> str:
+    """What a plan without changes says: that everything matches only when nothing live is left out."""
+    if plan.undeclared or plan.targets:
+        return "No changes to what the YAML declares."
+    return "No changes. The live catalog matches the YAML."

@@ -99,3 +99,19 @@ def test_saved_plan_applies_exactly(tmp_path: Path, server: LocalGlue, raw_glue:
     assert applied.exit_code == 0, applied.output
     names = {t["Name"] for t in raw_glue.get_tables(DatabaseName="sales")["TableList"]}
     assert names == {"orders", "customers"}
+
+
+def test_a_live_table_the_yaml_leaves_out_is_named_not_called_a_match(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = sales_project(tmp_path, server.endpoint_url)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    raw_glue.create_table(DatabaseName="sales", TableInput={"Name": "legacy", "TableType": "EXTERNAL_TABLE"})
+    human = gluecat("plan", str(root), "--detailed-exitcode")
+    assert human.exit_code == 0, human.output
+    assert "1 live table not in the YAML, left alone (prune is off): sales.legacy" in human.stdout
+    assert "No changes to what the YAML declares." in human.stdout
+    assert "matches the YAML" not in human.stdout
+    markdown = gluecat("plan", str(root), "--format", "markdown").stdout.splitlines()
+    note = next(i for i, line in enumerate(markdown) if line.startswith("> note: 1 live table"))
+    assert markdown[note + 1] == "", "a line right after the quote would join it"
