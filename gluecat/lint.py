@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from gluecat.model import (
     RegistrationTable,
 )
 from gluecat.model.base import plain_name
+from gluecat.model.partition_values import value_problem
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
 from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.projection_check import projection_problems
@@ -313,6 +315,28 @@ def _partition_values(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
                 "partition-values",
                 f"give a value for each partition key ({', '.join(keys)}), not {', '.join(given)}",
             )
+    yield from itertools.islice(_partition_value_types(model), MAX_DUPLICATES_SHOWN)
+
+
+def _partition_value_types(model: HiveTable) -> Iterator[Hit]:
+    """Declared values that do not parse as their key's type: Glue stores any string, and readers
+    then find no rows (Athena's partition pruning) or fail on the partition."""
+    types = {key.name: key.type for key in model.partition_keys}
+    for index, item in enumerate(model.partitions or []):
+        pairs: list[tuple[tuple[str | int, ...], str, str]]
+        if isinstance(item, PartitionEntry):
+            pairs = [(("values", key), key, value) for key, value in item.values.items()]
+        else:
+            pairs = [
+                (("expand", key, position), key, value)
+                for key, axis in item.expand.items()
+                if isinstance(axis, list)
+                for position, value in enumerate(axis)
+            ]
+        for loc, key, value in pairs:
+            problem = value_problem(str(value), types.get(key, "string"))
+            if problem:
+                yield Hit(("partitions", index, *loc), "partition-values", f"{key} = {value!r}: {problem}")
 
 
 def _hive_location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:

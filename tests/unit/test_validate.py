@@ -477,3 +477,25 @@ def test_a_bucket_s3_refuses_is_an_error_in_a_sandbox_and_a_warning_elsewhere(
     make_project(tmp_path, {"catalog.yaml": "region: us-east-1\n", "sales/database.yaml": database})
     on_aws = CliRunner().invoke(app, ["validate", str(root)])
     assert on_aws.exit_code == 0 and "warning: S3 makes no new bucket" in on_aws.output, on_aws.output
+
+
+def test_partition_values_must_parse_as_their_keys_type(tmp_path: Path) -> None:
+    table = """\
+storage: parquet
+columns: [{name: id, type: bigint}]
+partition_keys: [{name: n, type: int}, {name: d, type: date}, {name: b, type: tinyint}]
+partitions:
+  - values: {n: twenty, d: "2024-01-01", b: "1"}
+  - values: {n: "3", d: "2024-13-01", b: "300"}
+  - expand: {n: ["1", "x"], d: ["2024-02-02"], b: ["__HIVE_DEFAULT_PARTITION__"]}
+"""
+    root = make_project(tmp_path, {"sales/tables/orders.yaml": table})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 1
+    lines = [line.split("orders.yaml:", 1)[1] for line in result.output.splitlines() if "orders.yaml:" in line]
+    assert lines == [
+        "5:17: n = 'twenty': not an integer, so no int value [partition-values]",
+        "6:25: d = '2024-13-01': not a date as yyyy-mm-dd [partition-values]",
+        "6:42: b = '300': out of tinyint's range -128..127 [partition-values]",
+        "7:23: n = 'x': not an integer, so no int value [partition-values]",
+    ], result.output
