@@ -88,7 +88,7 @@ def parse(text: str) -> Parsed:
         while loader.check_event():
             builder.feed(loader.get_event())
     except yaml.MarkedYAMLError as exc:
-        raise _from_marked(exc) from exc
+        raise _from_marked(exc, text) from exc
     except yaml.reader.ReaderError as exc:
         raise _from_reader(exc, text) from exc
     finally:
@@ -96,10 +96,28 @@ def parse(text: str) -> Parsed:
     return Parsed(builder.root, builder.value_marks, builder.key_marks)
 
 
-def _from_marked(exc: yaml.MarkedYAMLError) -> YamlError:
+_UNCLOSED = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+
+
+def _from_marked(exc: yaml.MarkedYAMLError, text: str) -> YamlError:
+    """Say what the user did where they did it: a tab where YAML wants spaces, a bracket left open
+    at the bracket (libyaml notices only where the next key begins)."""
     mark = exc.problem_mark or exc.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = " ".join(part for part in (exc.context, exc.problem) if part)
+    lines = text.splitlines()
+    at = lines[line - 1] if 0 < line <= len(lines) else ""
+    if "cannot start any token" in problem and at[column - 1 : column] == "\t":
+        return YamlError(line, column, "invalid YAML: a tab indents this line; YAML indents with spaces only")
+    for what, (opening, closing) in _UNCLOSED.items():
+        if f"while parsing a {what}" in problem and exc.context_mark is not None:
+            opened = exc.context_mark
+            return YamlError(
+                opened.line + 1,
+                opened.column + 1,
+                f"invalid YAML: this '{opening}' is never closed: add '{closing}' (or a ',' between its items)"
+                f" before line {line}",
+            )
     return YamlError(line, column, f"invalid YAML: {problem}")
 
 
