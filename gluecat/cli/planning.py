@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -64,7 +65,9 @@ def plan_command(
         plan = _plan_live(project, connection, targets)
         if out:
             saved.write(out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
-            stderr.print(f"Saved the plan to {out}; apply it with `gluecat apply {out}`.", markup=False)
+            stderr.print(
+                f"Saved the plan to {out}; apply it with `gluecat apply {shlex.quote(str(out))}`.", markup=False
+            )
     render(plan, output_format)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on, project.config.readers)
     if refusal:

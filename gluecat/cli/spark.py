@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import signal
 import sys
 import threading
@@ -45,7 +46,8 @@ def spark_conf_command(
         else:
             endpoint = f"http://127.0.0.1:{SANDBOX_PORT}"
             stderr.print(
-                f"# sandbox catalog: start it with `gluecat sandbox {root}` (port {SANDBOX_PORT})", markup=False
+                f"# sandbox catalog: start it with `gluecat sandbox {shlex.quote(str(root))}` (port {SANDBOX_PORT})",
+                markup=False,
             )
     settings = spark_settings(project, spark_version, endpoint, packages)
     sys.stdout.write(RENDERERS[output_format](settings if show_secrets else masker.settings(settings)))

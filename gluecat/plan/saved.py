@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shlex
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,7 @@ def read(path: Path) -> tuple[Plan, Binding]:
     if digest != _digest(document):
         raise GluecatError(
             f"{path} was changed after gluecat saved it (its digest does not match); a saved plan is applied"
-            f" exactly as reviewed: make it again with `gluecat plan --out {path}`"
+            f" exactly as reviewed: make it again with `gluecat plan --out {shlex.quote(str(path))}`"
         )
     _check_secrets(path, document.pop("secrets", {}))
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -27,3 +29,12 @@ def test_trino_points_glue_and_s3_at_the_endpoint() -> None:
         assert f"hive.metastore.glue.endpoint-url={ENDPOINT}" in connector
         assert f"s3.endpoint={ENDPOINT}" in connector
         assert "s3.path-style-access=true" in connector
+
+
+def test_the_sandbox_hint_is_copy_pasteable_for_a_path_with_spaces(tmp_path: Path) -> None:
+    project = tmp_path / "my catalog"
+    shutil.copytree(EXAMPLE, project, ignore=shutil.ignore_patterns(".gluecat"))
+    result = CliRunner().invoke(app, ["spark-conf", str(project)])
+    assert result.exit_code == 0, result.output
+    hint = result.output.split("start it with `", 1)[1].split("`", 1)[0]
+    assert shlex.split(hint) == ["gluecat", "sandbox", str(project)]
