@@ -104,8 +104,8 @@ def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
         )
     elif not _is_s3(location):
         yield Hit(("location",), "s3-uri", f"location '{location}' must be an s3:// URI")
-    elif bucket_problem(location):
-        yield Hit(("location",), S3_BUCKET_RULE, str(bucket_problem(location)), "warning")
+    else:
+        yield from _bucket(location)
 
 
 def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
@@ -143,6 +143,15 @@ def _names(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if isinstance(model, HiveTable):
         for index, key in enumerate(model.partition_keys):
             yield from _name_hit(("partition_keys", index, "name"), key.name, "partition key")
+
+
+def _bucket(location: str) -> Iterator[Hit]:
+    """A bucket no S3 bucket can be named is an error; one only a legacy bucket can have, a warning
+    (an error in a sandbox catalog, see `_finding`)."""
+    problem = bucket_problem(location)
+    if problem is not None:
+        message, legacy = problem
+        yield Hit(("location",), S3_BUCKET_RULE, message, "warning" if legacy else "error")
 
 
 def _is_s3(uri: str) -> bool:
@@ -260,8 +269,8 @@ def _location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
         )
     if model.location and not _is_s3(model.location):
         yield Hit(("location",), "s3-uri", f"location '{model.location}' must be an s3:// URI")
-    elif model.location and bucket_problem(model.location):
-        yield Hit(("location",), S3_BUCKET_RULE, str(bucket_problem(model.location)), "warning")
+    elif model.location:
+        yield from _bucket(model.location)
     db_location = database.model.location
     if model.location and db_location and not model.location.startswith(db_location.rstrip("/")):
         yield Hit(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 _CHARACTERS = re.compile(r"^[a-z0-9][a-z0-9.-]*[a-z0-9]$")
+_LEGACY_CHARACTERS = re.compile(r"^[A-Za-z0-9._-]{3,255}$")  # buckets made in us-east-1 before 2018
 _IP_ADDRESS = re.compile(r"^\d{1,3}(\.\d{1,3}){3}$")
 _RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
 _RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
@@ -15,13 +16,19 @@ def bucket_of(uri: str) -> str:
     return uri.split("://", 1)[1].split("/", 1)[0] if "://" in uri else ""
 
 
-def bucket_problem(uri: str) -> str | None:
-    """Why S3 would refuse the bucket of an s3:// URI, or None when it follows the rules."""
+def bucket_problem(uri: str) -> tuple[str, bool] | None:
+    """Why S3 would refuse the bucket of an s3:// URI, and whether a legacy bucket (made in us-east-1
+    before 2018) may still have that name; None when it follows today's rules."""
     bucket = bucket_of(uri)
     why = _why(bucket)
     if why is None:
         return None
-    return f"S3 makes no new bucket named '{bucket}' ({uri}): {why}; only a bucket made before 2018 can have it"
+    if _LEGACY_CHARACTERS.match(bucket):
+        return (
+            f"S3 makes no new bucket named '{bucket}' ({uri}): {why}; only a bucket made before 2018 can have it",
+            True,
+        )
+    return f"no S3 bucket can be named '{bucket}' ({uri}): {why}", False
 
 
 def _why(bucket: str) -> str | None:
