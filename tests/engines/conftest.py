@@ -142,6 +142,16 @@ class Lake:
             missing = [line for line in text.splitlines() if line and line not in running]
             assert not missing, f"Trino's {name}.properties lacks what spark-conf printed: {missing}"
 
+    def delta_options(self) -> dict[str, str]:
+        """deltalake's storage options for the local S3."""
+        return {
+            "AWS_ENDPOINT_URL": self.glue.endpoint_url,
+            "AWS_ALLOW_HTTP": "true",
+            "AWS_REGION": REGION,
+            "AWS_ACCESS_KEY_ID": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing",
+        }
+
     def put(self, key: str, body: bytes) -> None:
         self.s3.put_object(Bucket=BUCKET, Key=key, Body=body)
 

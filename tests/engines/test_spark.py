@@ -100,9 +100,7 @@ def test_spark_reads_and_writes_a_delta_table_gluecat_registered(spark_lake: dic
     rows = spark.read.format("delta").load(path).orderBy("sku").collect()
     assert [(r.sku, r.on_hand, r.price) for r in rows] == [("a", 1, Decimal("2.50")), ("b", 7, Decimal("0.99"))]
     # The log Spark wrote is one deltalake and Trino read as the table gluecat registered.
-    options = {"AWS_ENDPOINT_URL": lake.glue.endpoint_url, "AWS_ALLOW_HTTP": "true", "AWS_REGION": "us-east-1",
-               "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}  # fmt: skip
-    assert DeltaTable(f"s3://{BUCKET}/sparky/stock", storage_options=options).version() >= 1
+    assert DeltaTable(f"s3://{BUCKET}/sparky/stock", storage_options=lake.delta_options()).version() >= 1
     assert lake.query("SELECT sku, on_hand FROM delta.sparky.stock ORDER BY sku") == [["a", 1], ["b", 7]]
     assert lake.plan_exit_code() == 0
 

@@ -9,7 +9,7 @@ from typing import Any
 import pyarrow as pa
 from deltalake import write_deltalake
 
-from tests.engines.conftest import BUCKET, REGION, Lake
+from tests.engines.conftest import BUCKET, Lake
 from tests.engines.samples import COLUMNS, encode, rows
 
 ORDERS = f"storage: parquet\ncolumns:\n{COLUMNS}"
@@ -169,16 +169,6 @@ def test_trino_appends_to_an_iceberg_table_and_the_next_plan_is_clean(lake: Lake
     assert lake.plan_exit_code() == 0
 
 
-def _delta_options(lake: Lake) -> dict[str, str]:
-    return {
-        "AWS_ENDPOINT_URL": lake.glue.endpoint_url,
-        "AWS_ALLOW_HTTP": "true",
-        "AWS_REGION": REGION,
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-    }
-
-
 DELTA = """\
 format: delta
 location: s3://lake/deltas/stock
@@ -202,7 +192,7 @@ def test_trinos_delta_connector_returns_the_rows_of_a_table_gluecat_registered(l
         [("sku", pa.string()), ("on_hand", pa.int32()), ("price", pa.decimal128(10, 2)), ("dt", pa.date32())]
     )
     write_deltalake(f"s3://{BUCKET}/deltas/stock", pa.Table.from_pylist(data, schema=schema), mode="append",
-                    storage_options=_delta_options(lake))  # fmt: skip
+                    storage_options=lake.delta_options())  # fmt: skip
     got = lake.query("SELECT sku, on_hand, price, dt FROM delta.deltas.stock ORDER BY sku")
     assert got == [[d["sku"], d["on_hand"], d["price"], d["dt"]] for d in data]
     assert lake.plan_exit_code() == 0
