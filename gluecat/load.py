@@ -153,6 +153,7 @@ def _load_database(
     directory: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
 ) -> LoadedDatabase | None:
     path = directory / DATABASE_FILE
+    errors.extend(_misplaced_files(directory))
     if not path.is_file():
         position = SourcePosition(path, 1, 1)
         errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
@@ -174,6 +175,28 @@ def _table_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
     return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith("."))
+
+
+def _misplaced_files(directory: Path) -> list[SpecError]:
+    """YAML files in a database directory that no rule reads: a table skipped without a word would
+    be missing from every plan, and deleted from Glue under `prune`."""
+    errors = []
+    tables = directory / TABLES_DIR
+    for path in sorted(directory.rglob("*")):
+        relative = path.relative_to(directory)
+        if any(part.startswith(".") for part in relative.parts) or path.suffix.lower() not in YAML_SUFFIXES:
+            continue
+        if (path.parent == tables and path.suffix in YAML_SUFFIXES) or path == directory / DATABASE_FILE:
+            continue  # read
+        if path.parent == directory and path.stem.lower() == "database":
+            read = directory / DATABASE_FILE
+            where = f"only {read} is read: remove this one" if read.is_file() else f"rename it to {read}"
+        elif path.parent == tables:
+            where = f"rename it to {path.with_suffix('.yaml').name} (lowercase suffix)"
+        else:
+            where = f"move it to {tables / (path.stem + '.yaml')} (table files live in {TABLES_DIR}/ only)"
+        errors.append(SpecError(SourcePosition(path, 1, 1), f"this file is not read: {where}"))
+    return errors
 
 
 def _same_table_twice(paths: list[Path]) -> list[SpecError]:

@@ -516,3 +516,20 @@ partitions:
         "6:42: b = '300': out of tinyint's range -128..127 [partition-values]",
         "7:23: n = 'x': not an integer, so no int value [partition-values]",
     ], result.output
+
+
+@pytest.mark.parametrize(
+    ("relative", "words"),
+    [
+        ("sales/table/extra.yaml", "move it to"),
+        ("sales/extra.yaml", "move it to"),
+        ("sales/tables/old/extra.yaml", "move it to"),
+        ("sales/tables/extra.YAML", "rename it to extra.yaml"),
+        ("sales/database.yml", "only"),
+    ],
+)
+def test_a_yaml_file_no_rule_reads_is_an_error_not_a_silent_skip(tmp_path: Path, relative: str, words: str) -> None:
+    root = make_project(tmp_path, {relative: GOOD_TABLE})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 1, result.output
+    assert f"{root / relative}:1:1: this file is not read: {words}" in result.output
