@@ -30,6 +30,7 @@ from gluecat.model.partition_values import value_problem
 from gluecat.model.partitions import MAX_PARTITIONS, expand_item, partition_count
 from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.projection_check import projection_problems
+from gluecat.regions import region_problem
 from gluecat.s3_names import bucket_problem
 from gluecat.yamlparse import Loc
 
@@ -63,7 +64,7 @@ class Hit:
 
 
 def lint(project: Project) -> list[Finding]:
-    findings: list[Finding] = []
+    findings: list[Finding] = list(_regions(project))
     sandbox = project.config.sandbox
     for database in project.databases:
         hits = excusing(database_rules(database), database.model.lint)
@@ -73,6 +74,25 @@ def lint(project: Project) -> list[Finding]:
             hits = excusing(table_rules(table, database), table.model.lint)
             findings.extend(_finding(table.source.position(hit.loc), hit, address, sandbox) for hit in hits)
     return findings
+
+
+def _regions(project: Project) -> Iterator[Finding]:
+    """Each region catalog.yaml names, against botocore's list: an error for a sandbox (a typo there
+    only fails deep in the local server), a warning otherwise (a region newer than botocore works)."""
+    data = project.source.data
+    named: list[tuple[Loc, object]] = [(("region",), data.get("region"))]
+    environments = data.get("environments")
+    if isinstance(environments, dict):
+        named += [
+            (("environments", name, "region"), settings.get("region"))
+            for name, settings in environments.items()
+            if isinstance(settings, dict)
+        ]
+    for loc, region in named:
+        problem = region_problem(region) if isinstance(region, str) else None
+        if problem:
+            severity: Severity = "error" if project.config.sandbox else "warning"
+            yield Finding(project.source.position(loc), severity, "region", problem, "catalog")
 
 
 def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
