@@ -77,8 +77,10 @@ def lint(project: Project) -> list[Finding]:
 
 
 def _regions(project: Project) -> Iterator[Finding]:
-    """Each region catalog.yaml names, against botocore's list: an error for a sandbox (a typo there
-    only fails deep in the local server), a warning otherwise (a region newer than botocore works)."""
+    """A sandbox catalog's regions against botocore's list: a typo there would fail only deep in the
+    local server. (Against AWS, connecting checks the region with the same did-you-mean.)"""
+    if not project.config.sandbox:
+        return
     data = project.source.data
     named: list[tuple[Loc, object]] = [(("region",), data.get("region"))]
     environments = data.get("environments")
@@ -91,8 +93,7 @@ def _regions(project: Project) -> Iterator[Finding]:
     for loc, region in named:
         problem = region_problem(region) if isinstance(region, str) else None
         if problem:
-            severity: Severity = "error" if project.config.sandbox else "warning"
-            yield Finding(project.source.position(loc), severity, "region", problem, "catalog")
+            yield Finding(project.source.position(loc), "error", "region", problem, "catalog")
 
 
 def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:

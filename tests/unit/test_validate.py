@@ -535,14 +535,17 @@ def test_a_yaml_file_no_rule_reads_is_an_error_not_a_silent_skip(tmp_path: Path,
     assert f"{root / relative}:1:1: this file is not read: {words}" in result.output
 
 
-def test_a_mistyped_region_fails_a_sandbox_catalog_and_warns_elsewhere(tmp_path: Path) -> None:
+def test_a_mistyped_region_fails_a_sandbox_catalog_offline(tmp_path: Path) -> None:
     root = make_project(tmp_path, {"catalog.yaml": "sandbox: true\nregion: us-est-1\n"})
     sandboxed = CliRunner().invoke(app, ["validate", str(root)])
     assert sandboxed.exit_code == 1
     assert f"{root / 'catalog.yaml'}:2:9: unknown region 'us-est-1' — did you mean" in sandboxed.output
     make_project(
-        tmp_path, {"catalog.yaml": "region: eu-west-1\nenvironments:\n  prod: {region: eu-wset-1}\ndefault_env: prod\n"}
+        tmp_path,
+        {
+            "catalog.yaml": "sandbox: true\nregion: eu-west-1\nenvironments:\n  prod: {region: eu-wset-1}\ndefault_env: prod\n"
+        },
     )
-    on_aws = CliRunner().invoke(app, ["validate", str(root)])
-    assert on_aws.exit_code == 0, on_aws.output
-    assert "catalog.yaml:3:18: warning: unknown region 'eu-wset-1' — did you mean 'eu-west-1'?" in on_aws.output
+    in_an_environment = CliRunner().invoke(app, ["validate", str(root)])
+    assert in_an_environment.exit_code == 1, in_an_environment.output
+    assert "catalog.yaml:4:18: unknown region 'eu-wset-1' — did you mean 'eu-west-1'?" in in_an_environment.output
