@@ -8,13 +8,16 @@ import functools
 
 @functools.cache
 def known_regions() -> frozenset[str]:
-    import botocore.session
+    """From botocore's endpoint data alone: a session would read the AWS configuration, and a
+    profile this machine lacks must not stop an offline check (or the sandbox)."""
+    from botocore.loaders import create_loader
+    from botocore.regions import EndpointResolver
 
-    session = botocore.session.get_session()
+    resolver = EndpointResolver(create_loader().load_data("endpoints"))
     return frozenset(
         region
-        for partition in session.get_available_partitions()
-        for region in session.get_available_regions("glue", partition_name=partition)
+        for partition in resolver.get_available_partitions()
+        for region in resolver.get_available_endpoints("glue", partition)
     )
 
 
