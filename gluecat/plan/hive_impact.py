@@ -89,10 +89,9 @@ def hive_findings(live: Shape, desired: Shape) -> list[Finding]:
 def _storage_findings(live: Shape, desired: Shape, before: Storage, after: Storage) -> list[Finding]:
     live_sd, want_sd = live.get("StorageDescriptor") or {}, desired.get("StorageDescriptor") or {}
     live_serde, want_serde = live_sd.get("SerdeInfo") or {}, want_sd.get("SerdeInfo") or {}
-    same_text_serde = before.name in DELIMITED and after.name in DELIMITED  # a delimiter change: see below
-    if (before.name != after.name and not same_text_serde) or live_serde.get("SerializationLibrary") != want_serde.get(
-        "SerializationLibrary"
-    ):
+    new_library = live_serde.get("SerializationLibrary") != want_serde.get("SerializationLibrary")
+    delimiter_only = before.name in DELIMITED and after.name in DELIMITED  # serde-parameters, below
+    if new_library or (before.name != after.name and not delimiter_only):
         return [
             Finding(
                 "storage-change",
