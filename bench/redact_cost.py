@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from gluecat import redact
+from gluecat.changes.model import PartitionChanges, PartitionWrite, Plan
 from gluecat.plan import saved, serialize
-from gluecat.plan.model import PartitionChanges, PartitionWrite, Plan
+from gluecat.secrets import redact
 
 ROOT = "s3://lake/sales/orders"
 

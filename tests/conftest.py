@@ -9,9 +9,9 @@ from typing import Any
 import boto3
 import pytest
 
-from gluecat import redact
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.strict import StrictOptions
+from gluecat.secrets import redact
 
 # Credentials for the local server only; nothing here can reach AWS.
 for _key, _value in {

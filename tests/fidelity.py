@@ -11,7 +11,7 @@ from gluecat.convert import presto_view
 from gluecat.convert.extra import meaningful
 from gluecat.convert.parameters import is_volatile
 from gluecat.convert.table import desired_table_input
-from gluecat.load import load_project
+from gluecat.project.load import load_project
 
 # Fields Glue answers that no *Input shape takes: who, when, which version, where.
 OUTPUT_ONLY = frozenset({

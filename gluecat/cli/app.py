@@ -14,7 +14,7 @@ import typer
 from gluecat.cli import output
 from gluecat.cli.usage import HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
-from gluecat.plain import strip_ansi
+from gluecat.text.plain import strip_ansi
 
 app = typer.Typer(
     name="gluecat",
@@ -88,13 +88,13 @@ def _run(command: Callable[[], int]) -> None:
 
 def _debug_traceback() -> None:
     if _state["debug"]:
-        from gluecat.redact import scrub
+        from gluecat.secrets.redact import scrub
 
         sys.stderr.write(scrub(traceback.format_exc()))
 
 
 def _explain(exc: Exception) -> str:
-    from gluecat.aws import explain
+    from gluecat.backends.aws import explain
 
     return explain(exc) or f"unexpected error: {exc!r} (run with --debug for details)"
 
@@ -145,7 +145,7 @@ def plan(
 ) -> None:
     """Diff the YAML against the live catalog and print what apply would change."""
     from gluecat.cli.planning import plan_command
-    from gluecat.targets import Targets
+    from gluecat.project.targets import Targets
 
     gate = fail_on.value if fail_on else None
     run(
@@ -167,7 +167,7 @@ def apply(
 ) -> None:
     """Carry out a fresh plan (asks first unless --auto-approve), or exactly a saved one."""
     from gluecat.cli.planning import apply_command
-    from gluecat.targets import Targets
+    from gluecat.project.targets import Targets
 
     run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target), env))
 
@@ -236,8 +236,8 @@ def import_(
     env: EnvOption = None,
 ) -> None:
     """Write YAML for live databases and tables, so that the next plan shows no changes."""
+    from gluecat.adopt.catalog import Selection
     from gluecat.cli.importing import import_command
-    from gluecat.importer import Selection
 
     selection = Selection(tuple(database or ()), tuple(table or ()), partitions)
     run(lambda: import_command(catalog_dir, selection, force, env))

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from gluecat.cli.output import error, stdout
-from gluecat.environments import matrix
+from gluecat.project.environments import matrix
 
 
 def environments_command(root: Path, as_json: bool) -> int:

@@ -6,17 +6,17 @@ from pathlib import Path
 
 from rich.markup import escape
 
+from gluecat.adopt.catalog import HEADER, Selection, import_catalog
+from gluecat.adopt.refs import References, Secret
+from gluecat.adopt.yamlout import dump
+from gluecat.backends.connect import connect_to
 from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
-from gluecat.connect import connect_to
-from gluecat.environments import choose
 from gluecat.errors import GluecatError
-from gluecat.import_refs import References, Secret
-from gluecat.importer import HEADER, Selection, import_catalog
-from gluecat.load import CATALOG_FILE, read_catalog_config
 from gluecat.model import CatalogConfig
-from gluecat.plain import counted
-from gluecat.yamlout import dump
+from gluecat.project.environments import choose
+from gluecat.project.load import CATALOG_FILE, read_catalog_config
+from gluecat.text.plain import counted
 
 
 def _config(root: Path, env: str | None) -> CatalogConfig:

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.markup import escape
 
-from gluecat import redact
+from gluecat.secrets import redact
 
 # Consoles made without a file write to whatever sys.stdout/sys.stderr is at print time,
 # so the scrubbing streams below reach everything they print.

@@ -8,24 +8,24 @@ from pathlib import Path
 
 import typer
 
-from gluecat import redact
-from gluecat.apply import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.apply.run import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.backends.connect import Connection, connect
+from gluecat.changes.model import Plan
 from gluecat.cli import progress
 from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.connect import Connection, connect
 from gluecat.errors import GluecatError
-from gluecat.identity import catalog_binding
-from gluecat.lint import Finding
-from gluecat.load import CATALOG_FILE, Project, load_project
-from gluecat.plain import counted, counted_phrase
+from gluecat.lint.rules import Finding
 from gluecat.plan import saved, serialize
 from gluecat.plan.gate import gate_refusal
-from gluecat.plan.model import Plan
-from gluecat.planner import load_checked, make_plan
+from gluecat.plan.identity import catalog_binding
+from gluecat.plan.planner import load_checked, make_plan
+from gluecat.project.load import CATALOG_FILE, Project, load_project
+from gluecat.project.targets import Targets
 from gluecat.render import human, markdown
-from gluecat.secret_values import restore_data
-from gluecat.targets import Targets
+from gluecat.secrets import redact
+from gluecat.secrets.values import restore_data
+from gluecat.text.plain import counted, counted_phrase
 
 EXIT_CHANGES = 2
 

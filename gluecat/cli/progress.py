@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from gluecat import redact
+from gluecat.secrets import redact
 
 INTERVAL = 5.0
 Clock = Callable[[], float]

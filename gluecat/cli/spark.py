@@ -10,13 +10,13 @@ from pathlib import Path
 from types import FrameType
 
 from gluecat.cli.output import stderr
-from gluecat.ddl import project_ddl
-from gluecat.load import load_project
+from gluecat.project.load import load_project
 from gluecat.sandbox.lock import serving_now
 from gluecat.sandbox.state import serving_sandbox
-from gluecat.spark import spark_settings
-from gluecat.spark_render import RENDERERS
-from gluecat.spark_secrets import SecretMasker
+from gluecat.spark.ddl import project_ddl
+from gluecat.spark.render import RENDERERS
+from gluecat.spark.secrets import SecretMasker
+from gluecat.spark.settings import spark_settings
 
 SANDBOX_PORT = 5454
 

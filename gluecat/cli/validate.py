@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from gluecat.cli.output import print_json, stdout
-from gluecat.lint import Finding, lint
-from gluecat.load import load_partial
-from gluecat.plain import counted
+from gluecat.lint.rules import Finding, lint
+from gluecat.project.load import load_partial
+from gluecat.text.plain import counted
 
 
 def findings_for(root: Path, env: str | None = None) -> tuple[list[Finding], tuple[int, int]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.formats.delta import DeltaLog
-from gluecat.formats.delta_types import comparable
+from gluecat.backends.delta import DeltaLog
+from gluecat.backends.delta_types import comparable
+from gluecat.changes.model import FieldDiff
 from gluecat.model import DeltaTable
-from gluecat.plan.model import FieldDiff
 
 
 @dataclass

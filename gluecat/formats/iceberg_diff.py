@@ -6,22 +6,17 @@ Iceberg commits. Changes Iceberg cannot make safely are refusals, with the reaso
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from pyiceberg.table.metadata import TableMetadata
 from pyiceberg.types import ListType, MapType, NestedField, StructType
 
-from gluecat.formats.iceberg_types import promotion_allowed, schema_of, type_text
+from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, Op, live_sort, live_spec
+from gluecat.backends.iceberg_types import promotion_allowed, schema_of, type_text
+from gluecat.changes.model import FieldDiff
 from gluecat.model import IcebergTable
 from gluecat.model.hivetype import parse
-from gluecat.plan.model import FieldDiff
-
-Op = dict[str, Any]
-COMMENT = "comment"  # the Iceberg table property Spark and Trino use for a table's description
-FORMAT_VERSION = "format-version"
 
 
 @dataclass
@@ -62,19 +57,6 @@ def diff_iceberg(table: IcebergTable, live: TableMetadata) -> IcebergDiff:
     _sort_order(result, table, live)
     _properties(result, table, live)
     return result
-
-
-def fingerprint(live: TableMetadata) -> str:
-    """Changes when schema, spec, sort order or properties change — not when data is appended."""
-    order = live.sort_order_by_id(live.default_sort_order_id)
-    parts = [
-        live.schema().model_dump_json(),
-        live.spec().model_dump_json(),
-        order.model_dump_json() if order else "",
-        json.dumps(live.properties, sort_keys=True),
-        str(live.format_version),
-    ]
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
 # schema
@@ -154,11 +136,6 @@ def _spec_entry(column: str, transform: str, name: str | None) -> dict[str, Any]
     return {"column": column, "transform": transform, "name": name}
 
 
-def live_spec(live: TableMetadata) -> list[tuple[str, str, str]]:
-    schema = live.schema()
-    return [(schema.find_column_name(f.source_id) or "?", str(f.transform), f.name) for f in live.spec().fields]
-
-
 def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:
     have = live_spec(live)
     want = [(f.column, f.transform) for f in table.partition_spec]
@@ -176,22 +153,6 @@ def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None
 
 def _spec_text(fields: list[tuple[str, str]]) -> str:
     return ", ".join(f"{transform}({column})" for column, transform in fields) or "(unpartitioned)"
-
-
-def live_sort(live: TableMetadata) -> list[dict[str, Any]]:
-    order = live.sort_order_by_id(live.default_sort_order_id)
-    schema = live.schema()
-    if order is None:
-        return []
-    return [
-        {
-            "column": schema.find_column_name(f.source_id),
-            "transform": str(f.transform),
-            "direction": f.direction.value,
-            "null_order": f.null_order.value,
-        }
-        for f in order.fields
-    ]
 
 
 def _sort_order(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:

@@ -6,6 +6,10 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from gluecat.changes import impact
+from gluecat.changes.fingerprint import fingerprint
+from gluecat.changes.impact import Finding, Impact
+from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.convert.database import database_input
 from gluecat.convert.extra import STORAGE_KEYS, TABLE_KEYS, VIEW_STORAGE_KEYS, declared_extra
 from gluecat.convert.locations import lake_location, table_location
@@ -15,25 +19,21 @@ from gluecat.convert.shapes import DATABASE_INPUT_KEYS, TABLE_INPUT_KEYS
 from gluecat.convert.table import desired_table_input
 from gluecat.errors import PlanError
 from gluecat.formats.spark_schema import has_schema_copy, rewritten
-from gluecat.live import LiveCatalog
-from gluecat.load import LoadedDatabase, LoadedTable, Project
 from gluecat.model import DeltaTable, HiveTable, IcebergTable, RegistrationTable, ViewTable
 from gluecat.model.hivetype import same_type
-from gluecat.plan import impact
-from gluecat.plan.fingerprint import fingerprint
 from gluecat.plan.hive_impact import hive_findings, storage_of
-from gluecat.plan.impact import Finding, Impact
 from gluecat.plan.index_diff import index_changes
+from gluecat.plan.live import LiveCatalog
 from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions, slashless
-from gluecat.plan.model import Action, Change, FieldDiff, PartitionChanges, PartitionWrite, Plan
 from gluecat.plan.projection_diff import declares_projection, projection_diffs, unowned
 from gluecat.plan.view_diff import view_owned_free, view_text_diffs
-from gluecat.targets import Targets
+from gluecat.project.load import LoadedDatabase, LoadedTable, Project
+from gluecat.project.targets import Targets
 
 if TYPE_CHECKING:  # pyiceberg and deltalake load only for plans that hold such tables (~0.5 s)
     from pyiceberg.table.metadata import TableMetadata
 
-    from gluecat.formats.delta import DeltaLog
+    from gluecat.backends.delta import DeltaLog
 
 Shape = dict[str, Any]
 ABSENT = "absent"
@@ -266,8 +266,8 @@ def _iceberg_change(
     warehouse: str | None,
     refusals: list[str],
 ) -> Change | None:
+    from gluecat.backends.iceberg_meta import fingerprint as iceberg_fingerprint
     from gluecat.formats.iceberg_diff import creation_ops, desired_properties, diff_iceberg
-    from gluecat.formats.iceberg_diff import fingerprint as iceberg_fingerprint
 
     assert model.name is not None
     address = f"{database.name}.{model.name}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gluecat.plan.impact import ENGINES, Impact
-from gluecat.plan.model import Plan
+from gluecat.changes.impact import ENGINES, Impact
+from gluecat.changes.model import Plan
 
 
 def gate_refusal(plan: Plan, fail_on: str | None, readers: Sequence[str] = ENGINES) -> str | None:

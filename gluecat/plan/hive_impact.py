@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gluecat.changes.impact import ENGINES, Finding, Impact
 from gluecat.model.hivetype import HiveTypeError, Primitive, Varchar, normalise, parse, same_type
-from gluecat.plan.impact import ENGINES, Finding, Impact
 
 Shape = Mapping[str, Any]
 Column = tuple[str, str]

@@ -13,10 +13,10 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from gluecat.changes.impact import Finding, Impact
+from gluecat.changes.model import Action, Change, FieldDiff, Kind
 from gluecat.convert.partition_index import index_input, indexes_from_glue
 from gluecat.model.partition_index import PartitionIndex
-from gluecat.plan.impact import Finding, Impact
-from gluecat.plan.model import Action, Change, FieldDiff, Kind
 
 KIND: Kind = "index"
 FILTERING = "partition_filtering.enabled"

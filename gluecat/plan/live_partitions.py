@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.convert.locations import partition_location
 from gluecat.convert.partitions import own_differs, own_input
 from gluecat.model.partitions import PartitionEntry, PartitionGenerator, PartitionItem, Range, axis_values, expand_item
-from gluecat.plan.fingerprint import fingerprint, partition_input_of
 from gluecat.plan.hive_impact import Storage
 from gluecat.plan.partition_drift import Drift, partition_drift
 

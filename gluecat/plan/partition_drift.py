@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from gluecat.changes.impact import Finding, Impact
 from gluecat.model.hivetype import same_type
 from gluecat.plan.hive_impact import WIDENINGS, Storage
-from gluecat.plan.impact import Finding, Impact
 
 Shape = Mapping[str, Any]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from gluecat.changes.model import FieldDiff
 from gluecat.convert.projection import ENABLED, is_projection_parameter, projection_from_parameters
 from gluecat.model.projection import Projection
-from gluecat.plan.model import FieldDiff
 
 LONG_ENUM = 20  # an enum with more values shows what changed, not every value
 ENUM_SHOWN = 10

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gluecat import secret_values
+from gluecat.changes.model import Plan
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
-from gluecat.plan.model import Plan
+from gluecat.secrets import values as secret_values
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from gluecat import redact
-from gluecat.errors import GluecatError
-from gluecat.plan.impact import ENGINES, Finding, Impact
-from gluecat.plan.model import (
+from gluecat.changes.impact import ENGINES, Finding, Impact
+from gluecat.changes.model import (
     FORMAT_VERSION,
     Action,
     Change,
@@ -17,7 +15,9 @@ from gluecat.plan.model import (
     PartitionWrite,
     Plan,
 )
-from gluecat.secret_values import PLACEHOLDER, mask_data
+from gluecat.errors import GluecatError
+from gluecat.secrets import redact
+from gluecat.secrets.values import PLACEHOLDER, mask_data
 
 
 def to_json(plan: Plan) -> dict[str, Any]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from gluecat.changes.model import FieldDiff
 from gluecat.convert import presto_view
 from gluecat.convert.view import view_texts
 from gluecat.model import ViewTable
-from gluecat.plan.model import FieldDiff
 
 
 def view_text_diffs(model: ViewTable, database: str, live: Mapping[str, Any]) -> Iterator[FieldDiff]:

@@ -6,9 +6,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from gluecat.plain import counted
-from gluecat.plan.impact import Impact
-from gluecat.plan.model import Action, Change, PartitionChanges, Plan
+from gluecat.changes.impact import Impact
+from gluecat.changes.model import Action, Change, PartitionChanges, Plan
 from gluecat.render.text import (
     IMPACT_TITLES,
     PARTITIONS_SHOWN,
@@ -19,6 +18,7 @@ from gluecat.render.text import (
     summary_line,
     value,
 )
+from gluecat.text.plain import counted
 
 COLOURS = {
     Action.CREATE: "green",

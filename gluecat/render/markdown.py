@@ -3,8 +3,8 @@ then safe ones; summarised when the whole would pass GitHub's comment limit."""
 
 from __future__ import annotations
 
-from gluecat.plan.impact import Impact
-from gluecat.plan.model import Change, PartitionChanges, Plan
+from gluecat.changes.impact import Impact
+from gluecat.changes.model import Change, PartitionChanges, Plan
 from gluecat.render.text import (
     IMPACT_TITLES,
     PARTITIONS_SHOWN,

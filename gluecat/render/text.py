@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gluecat.plan.impact import Impact
-from gluecat.plan.model import Change, PartitionChanges, Plan
+from gluecat.changes.impact import Impact
+from gluecat.changes.model import Change, PartitionChanges, Plan
 
 PARTITIONS_SHOWN = 10
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gluecat.plan.model import FORMAT_VERSION
+from gluecat.changes.model import FORMAT_VERSION
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import ORDERS, gluecat, sales_project
 

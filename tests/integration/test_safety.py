@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gluecat.apply import apply_plan
-from gluecat.connect import connect
-from gluecat.load import load_project
+from gluecat.apply.run import apply_plan
+from gluecat.backends.connect import connect
 from gluecat.plan import serialize
+from gluecat.project.load import load_project
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import ORDERS, gluecat, sales_project
 
@@ -104,8 +104,8 @@ def test_rule3_update_passes_version_and_refuses_a_concurrent_change(
     (root / "sales/tables/customers.yaml").write_text("storage: csv\ndescription: ours\n")
     project = load_project(root)
     with connect(project) as connection:
-        from gluecat.planner import make_plan
-        from gluecat.targets import Targets
+        from gluecat.plan.planner import make_plan
+        from gluecat.project.targets import Targets
 
         plan = make_plan(project, connection, Targets(), lambda _: None)
         theirs = _live_table(raw_glue, "customers")

@@ -130,9 +130,9 @@ def test_an_interrupted_wait_reports_what_was_sent_and_a_replace_stops_after_its
 ) -> None:
     import threading
 
-    from gluecat.glue import Glue
-    from gluecat.index_apply import Waiter, apply_index_change
-    from gluecat.plan.model import Action, Change
+    from gluecat.apply.indexes import Waiter, apply_index_change
+    from gluecat.backends.glue import Glue
+    from gluecat.changes.model import Action, Change
 
     _table(raw_glue, PartitionIndexes=[{"IndexName": "by_dt", "Keys": ["dt"]}])
     glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gluecat import redact
 from gluecat.sandbox.server import LocalGlue
+from gluecat.secrets import redact
 from tests.integration.helpers import gluecat, write_project
 
 TABLE = """\

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from gluecat import redact
 from gluecat.cli import app
 from gluecat.sandbox.server import LocalGlue
+from gluecat.secrets import redact
 from tests.integration.helpers import write_project
 
 PLANTED = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gluecat.apply import Failure
+from gluecat.apply.run import Failure
 from gluecat.cli.planning import failure_lines
 
 UNREACHABLE = "BatchFailed: cannot reach Glue: Could not connect to the endpoint URL"

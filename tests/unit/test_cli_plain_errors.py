@@ -7,9 +7,9 @@ import socket
 import boto3
 import pytest
 
+from gluecat.backends.delta import DeltaTables
 from gluecat.errors import LiveStateError
-from gluecat.formats.delta import DeltaTables
-from gluecat.plain import one_line, strip_ansi
+from gluecat.text.plain import one_line, strip_ansi
 
 
 def test_strip_ansi_and_join_lines() -> None:

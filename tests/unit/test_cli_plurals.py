@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gluecat.cli import app
-from gluecat.plain import counted, counted_phrase
+from gluecat.text.plain import counted, counted_phrase
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gluecat.cli import app
-from gluecat.spark_render import RENDERERS
+from gluecat.spark.render import RENDERERS
 
 EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
 ENDPOINT = "http://glue.internal.example:4566"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from gluecat.backends.delta import rust_panics_as
 from gluecat.errors import LiveStateError
-from gluecat.formats.delta import rust_panics_as
 
 
 def _raise_panic() -> None:

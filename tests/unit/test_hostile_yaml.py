@@ -8,8 +8,8 @@ import pytest
 
 from gluecat.errors import SpecError
 from gluecat.model.base import scalar_to_text
-from gluecat.source import read_yaml
-from gluecat.yamlparse import MAX_DEPTH, YamlError, parse
+from gluecat.project.source import read_yaml
+from gluecat.project.yamlparse import MAX_DEPTH, YamlError, parse
 
 SCALARS = [
     # (as written, the text a Text field gets): YAML 1.2 core schema, no YAML 1.1 surprises

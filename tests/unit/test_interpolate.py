@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gluecat import secret_values
-from gluecat.environments import choose
+from gluecat.adopt.refs import References
 from gluecat.errors import GluecatError, SpecError
-from gluecat.import_refs import References
-from gluecat.interpolate import Context, interpolate
-from gluecat.load import read_catalog_config
 from gluecat.model import CatalogConfig
-from gluecat.source import SourceFile, read_yaml
+from gluecat.project.environments import choose
+from gluecat.project.interpolate import Context, interpolate
+from gluecat.project.load import read_catalog_config
+from gluecat.project.source import SourceFile, read_yaml
+from gluecat.secrets import values as secret_values
 
 VARS = {"lake": "dev-lake", "team": "commerce"}
 

@@ -7,7 +7,7 @@ import sys
 
 PROBE = """
 import sys
-import gluecat.cli.app, gluecat.cli.planning, gluecat.cli.validate, gluecat.live, gluecat.plan.diff, gluecat.apply
+import gluecat.cli.app, gluecat.cli.planning, gluecat.cli.validate, gluecat.plan.live, gluecat.plan.diff, gluecat.apply.run
 print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake"})))
 """
 

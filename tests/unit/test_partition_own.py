@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from gluecat.adopt.partition_fold import fold_partitions
 from gluecat.convert.parameters import diffed, is_volatile, managed
 from gluecat.convert.partitions import created, own_differs, own_from_glue, own_input, updated
 from gluecat.model import PartitionEntry
-from gluecat.partition_fold import fold_partitions
 
 TEMPLATE = {
     "Columns": [{"Name": "a", "Type": "int"}, {"Name": "b", "Type": "string"}],

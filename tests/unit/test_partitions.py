@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from gluecat.load import load_project
 from gluecat.model import HiveTable, PartitionGenerator, Range
 from gluecat.model.partitions import expand_partitions, partition_count
+from gluecat.project.load import load_project
 
 
 def test_date_range_crossed_with_values() -> None:

@@ -14,7 +14,7 @@ from gluecat.cli import app
 from gluecat.convert.hive import hive_table_from_glue, hive_table_input
 from gluecat.convert.projection import split_projection
 from gluecat.model import HiveTable
-from gluecat.projection_check import finer_than_day, strptime_pattern
+from gluecat.project.projection_check import finer_than_day, strptime_pattern
 from tests.corpus import load_corpus
 from tests.unit.test_validate import make_project
 

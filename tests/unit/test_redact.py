@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from gluecat import redact
-from gluecat.redact import MASK, is_secret_key, mask_any, remember, scrub
+from gluecat.secrets import redact
+from gluecat.secrets.redact import MASK, is_secret_key, mask_any, remember, scrub
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from gluecat.cli import app
-from gluecat.load import load_project
-from gluecat.spark import spark_settings
-from gluecat.spark_render import GLUE_JOB_DROPS, RENDERERS
+from gluecat.project.load import load_project
+from gluecat.spark.render import GLUE_JOB_DROPS, RENDERERS
+from gluecat.spark.settings import spark_settings
 
 EXAMPLE = Path(__file__).parents[2] / "catalogs" / "example"
 GOLDEN = Path(__file__).parents[1] / "golden" / "spark"

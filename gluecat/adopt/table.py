@@ -1,0 +1,211 @@
+"""One live table -> the YAML data `import` writes: as the format it really is, else as a
+registration carried verbatim; never a reason to stop importing the rest."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gluecat.adopt.partition_fold import fold_partitions
+from gluecat.adopt.yamlout import model_data
+from gluecat.backends.connect import Connection
+from gluecat.backends.glue import Glue, Shape
+from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, live_sort, live_spec
+from gluecat.backends.iceberg_types import type_text
+from gluecat.convert.delta import DELTA_PARAMETERS
+from gluecat.convert.hive import hive_table_from_glue
+from gluecat.convert.parameters import managed
+from gluecat.convert.partition_index import indexes_from_glue
+from gluecat.convert.partitions import own_from_glue
+from gluecat.convert.shapes import TABLE_INPUT_KEYS
+from gluecat.convert.view import view_from_glue
+from gluecat.errors import GluecatError
+from gluecat.lint.rules import database_rules, table_rules
+from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
+from gluecat.project.load import LoadedDatabase, LoadedTable
+from gluecat.project.source import SourceFile
+
+# Read-only or time-stamped fields of a live table that a registration does not carry.
+_NOT_CARRIED = ("LastAccessTime", "LastAnalyzedTime")
+# What a live shape the models cannot hold raises (HiveTypeError is a ValueError). Errors reaching
+# Glue or S3 are not among them: those skip the table rather than turn it into a registration.
+UNMODELLED = (ValidationError, KeyError, TypeError, ValueError)
+MODEL_ERRORS = (*UNMODELLED, GluecatError)
+
+
+class NotModelled(GluecatError):
+    """The table's own definition (Iceberg metadata, Delta log) cannot be read, or Glue holds it in
+    a shape gluecat's models cannot express: keep its registration."""
+
+
+@dataclass
+class Adopted:
+    data: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+def adopt_table(
+    connection: Connection, database: Database, live: Shape, ignore: tuple[str, ...], with_partitions: bool
+) -> Adopted:
+    """The table file's data, with a note for each thing a reviewer should know."""
+    try:
+        adopted = Adopted(_as_modelled(connection, database, live, ignore, with_partitions))
+    except NotModelled as exc:
+        adopted = Adopted(registration(live, str(exc)), [f"imported as a registration: {exc}"])
+    except UNMODELLED as exc:
+        reason = f"gluecat cannot model it ({reason_of(exc)})"
+        adopted = Adopted(registration(live, reason), [f"imported as a registration: {reason}"])
+    if with_partitions and _projected(adopted.data):
+        adopted.notes.append(
+            "left `partitions` out: the table uses partition projection, so Athena ignores registered"
+            " partitions, and a `partitions` list under `prune: true` would delete those added later"
+        )
+    allow = lint_exceptions(database, live["Name"], adopted.data)
+    if allow:
+        adopted.data["lint"] = {"allow": allow}
+        adopted.notes.append(f"adopted with lint exceptions ({', '.join(allow)}): Glue holds it that way")
+    return adopted
+
+
+def _as_modelled(
+    connection: Connection, database: Database, live: Shape, ignore: tuple[str, ...], with_partitions: bool
+) -> dict[str, Any]:
+    parameters = live.get("Parameters") or {}
+    kind = str(parameters.get("table_type", "")).upper()
+    if kind == "ICEBERG":
+        return model_data(_iceberg(connection, live))
+    if kind == "DELTA" or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta":
+        return model_data(_delta(connection, live, ignore))
+    if live.get("TableType") == "VIRTUAL_VIEW":
+        view = view_from_glue(live, database.name)
+        return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
+    table = hive_table_from_glue(live)
+    # Only a partitioned table can hold indexes; one without any leaves the key out (and unmanaged).
+    indexes = (
+        indexes_from_glue(connection.glue.partition_indexes(database.name, live["Name"]))
+        if table.partition_keys
+        else []
+    )
+    table = table.model_copy(
+        update={
+            "parameters": managed(table.parameters, ignore),
+            "storage_parameters": managed(table.storage_parameters, ignore),
+            "partition_indexes": indexes or None,
+        }
+    )
+    data = model_data(table)
+    if table.table_type is None:  # Glue holds none: say so, or the default would add one
+        data["table_type"] = None
+    if with_partitions and table.partition_keys and not _projected(data):
+        keys = [k.name for k in table.partition_keys]
+        data["partitions"] = _partitions(connection.glue, database.name, live, keys, ignore)
+    return data
+
+
+def registration(live: Shape, reason: str) -> dict[str, Any]:
+    """The live table as the TableInput that recreates it, exactly."""
+    table_input = {k: live[k] for k in TABLE_INPUT_KEYS if k in live and k not in _NOT_CARRIED}
+    return {"format": "registration", "reason": reason, "table_input": table_input}
+
+
+def _projected(data: dict[str, Any]) -> bool:
+    projection = data.get("projection")
+    return isinstance(projection, dict) and projection.get("enabled", True) is not False
+
+
+def _partitions(
+    glue: Glue, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    found = glue.partitions(database, live["Name"], expected=10_000)
+    template = live.get("StorageDescriptor") or {}
+    described = [
+        (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_from_glue(p, template, ignore))
+        for p in found
+    ]
+    return fold_partitions(keys, described, template.get("Location"))
+
+
+def _iceberg(connection: Connection, live: Shape) -> IcebergTable:
+    location = (live.get("Parameters") or {}).get("metadata_location")
+    if not location:
+        raise NotModelled("registered as Iceberg, but Glue holds no metadata_location for it")
+    try:
+        metadata = connection.iceberg.read_metadata(location)
+    except GluecatError as exc:
+        raise NotModelled(f"its Iceberg metadata cannot be read ({exc})") from exc
+    properties: dict[str, str | None] = {k: v for k, v in metadata.properties.items() if k != COMMENT}
+    properties[FORMAT_VERSION] = str(metadata.format_version)
+    return IcebergTable(
+        name=live["Name"],
+        format="iceberg",
+        description=metadata.properties.get(COMMENT),
+        location=metadata.location,
+        columns=[
+            IcebergColumn(name=f.name, type=type_text(f.field_type), required=f.required, comment=f.doc)
+            for f in metadata.schema().fields
+        ],
+        partition_spec=[{"column": c, "transform": t} for c, t, _ in live_spec(metadata)],
+        sort_order=live_sort(metadata),
+        properties=properties,
+    )
+
+
+def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> DeltaTable:
+    descriptor = live.get("StorageDescriptor") or {}
+    if str((live.get("Parameters") or {}).get("table_type", "")).upper() == "DELTA" and not descriptor.get("Columns"):
+        raise NotModelled("registered Athena-style (table_type=DELTA, no columns): Athena reads the Delta log itself")
+    location = descriptor.get("Location")
+    try:
+        log = connection.delta.read(location) if location else None
+    except GluecatError as exc:
+        raise NotModelled(f"its Delta log cannot be read ({exc})") from exc
+    if log is None:
+        raise NotModelled(f"registered as Delta, but no Delta log is reachable at {location or '(no location)'}")
+    glue_columns = {c["Name"].lower(): c for c in descriptor.get("Columns") or []}
+    columns = [
+        Column(name=name, type=text, comment=glue_columns.get(name.lower(), {}).get("Comment"))
+        for name, text in log.columns.items()
+    ]
+    parameters = {k: v for k, v in managed(live.get("Parameters") or {}, ignore).items() if k not in DELTA_PARAMETERS}
+    return DeltaTable(
+        name=live["Name"],
+        format="delta",
+        description=log.description or live.get("Description") or None,
+        location=location,
+        columns=columns,
+        partition_columns=log.partition_columns,
+        properties=log.configuration,
+        parameters=parameters,
+    )
+
+
+def lint_exceptions(database: Database, name: str, data: dict[str, Any]) -> list[str]:
+    """The lint rules (errors only) the adopted table breaks as Glue holds it."""
+    model_class: Callable[..., Any] = TABLE_MODELS[data.get("format", "hive")].model_validate
+    model = model_class({"name": name, **data})
+    nowhere = Path(name)
+    table = LoadedTable(model, SourceFile(nowhere, data))
+    owner = LoadedDatabase(database, SourceFile(nowhere, {}), (table,))
+    return sorted({hit.rule for hit in table_rules(table, owner) if hit.severity == "error"})
+
+
+def reason_of(exc: Exception) -> str:
+    if isinstance(exc, ValidationError):
+        return "; ".join(_error_text(error["loc"], error["msg"]) for error in exc.errors())
+    return str(exc)
+
+
+def _error_text(loc: tuple[int | str, ...], message: str) -> str:
+    where = ".".join(map(str, loc))
+    message = message.removeprefix("Value error, ")
+    return f"{where}: {message}" if where and where != "name" else message  # name errors quote the name
+
+
+def database_exceptions(database: Database) -> list[str]:
+    """The lint rules (errors only) the adopted database breaks as Glue holds it."""
+    loaded = LoadedDatabase(database, SourceFile(Path(database.name), {}), ())
+    return sorted({hit.rule for hit in database_rules(loaded) if hit.severity == "error"})

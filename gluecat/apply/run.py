@@ -1,0 +1,329 @@
+"""Carry out a Plan: databases, then tables in parallel (each with its partitions), then
+deletions; every per-entry error collected; nothing destroyed without permission."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Protocol
+
+from gluecat.apply.indexes import Waiter, apply_index_change, in_order
+from gluecat.apply.indexes import live_version as index_version
+from gluecat.apply.partition_schema import follow_entries
+from gluecat.backends.connect import Connection
+from gluecat.backends.glue import EntryError, Glue
+from gluecat.changes.fingerprint import fingerprint, partition_input_of
+from gluecat.changes.model import Action, Change, PartitionChanges, PartitionWrite, Plan
+from gluecat.convert.partition_index import split_indexes
+from gluecat.convert.partitions import created, updated
+from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
+from gluecat.plan.diff import ABSENT, version_of
+
+TABLE_WORKERS = 8
+
+
+class Progress(Protocol):
+    def advance(self, units: int) -> None: ...
+    def note(self, message: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Failure:
+    address: str
+    message: str
+
+
+@dataclass
+class ApplyResult:
+    done: Counter[str] = field(default_factory=Counter)
+    failures: list[Failure] = field(default_factory=list)
+    interrupted: bool = False
+    unreachable: bool = False  # Glue stopped answering: apply stopped sending
+
+    def gave_up(self, exc: GluecatError, stop: threading.Event) -> None:
+        """Once Glue does not answer at all, no further call is made (each would wait out its retries)."""
+        if isinstance(exc, UnreachableError):
+            self.unreachable = True
+            stop.set()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.interrupted
+
+
+def work_units(plan: Plan) -> int:
+    return len(plan.changes) + sum(p.count for p in plan.partitions)
+
+
+def refuse_destruction(plan: Plan, allow_destroy: bool) -> None:
+    """Safety rule 1: a plan that deletes anything is refused whole, before any change."""
+    if plan.destructive and not allow_destroy:
+        doomed = [c.address for c in plan.changes if c.destructive]
+        doomed += [p.address(v) for p in plan.partitions for v in p.deletes[:5]]
+        raise PlanError(
+            "the plan deletes or replaces " + ", ".join(doomed[:10])
+            + ("…" if len(doomed) > 10 else "")
+            + "; nothing was changed. Review it, then apply with --allow-destroy"
+        )  # fmt: skip
+
+
+def verify_unchanged(connection: Connection, plan: Plan, tables: bool = True) -> None:
+    """Refuse the whole plan, before any change, when a live object it writes changed since.
+
+    A saved plan checks everything. A fresh apply checks databases and partitions only
+    (tables=False): UpdateTable carries the VersionId, and creates fail on what exists."""
+    glue = connection.glue
+    stale = [
+        change.address
+        for change in plan.changes
+        if (tables or change.kind == "database") and _live_version(connection, change) != change.live_version
+    ]
+    for group in plan.partitions:
+        stale += _stale_partitions(glue, group)
+    if stale:
+        shown = ", ".join(stale[:10]) + ("…" if len(stale) > 10 else "")
+        raise ConflictError(
+            f"the plan is stale: {shown} changed in Glue since it was made; nothing was changed. Run plan again"
+        )
+
+
+def _live_version(connection: Connection, change: Change) -> str | None:
+    if change.kind == "database":
+        if change.action is Action.CREATE:
+            return change.live_version  # CreateDatabase refuses a database that appeared meanwhile
+        live = connection.glue.database(change.database)
+        return ABSENT if live is None else fingerprint(live)
+    assert change.table is not None
+    if change.kind == "index":
+        return index_version(connection.glue, change.database, change.table)
+    if change.format == "iceberg" and change.action is Action.UPDATE:
+        return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
+    table = connection.glue.table(change.database, change.table)
+    return ABSENT if table is None else version_of(table)
+
+
+def _stale_partitions(glue: Glue, group: PartitionChanges) -> list[str]:
+    """Partitions to update or delete that someone else changed or removed since the plan."""
+    if not group.live_fingerprints:
+        return []
+    now = {
+        tuple(p["Values"]): fingerprint(partition_input_of(p))
+        for p in glue.partitions_by_values(group.database, group.table, list(group.live_fingerprints))
+    }
+    return [group.address(v) for v, planned in group.live_fingerprints.items() if now.get(v) != planned]
+
+
+def apply_plan(
+    connection: Connection, plan: Plan, progress: Progress, stop: threading.Event | None = None
+) -> ApplyResult:
+    """Databases first, then tables in parallel. Once `stop` is set no new call is made:
+    calls in flight finish, and the result says what was done."""
+    stop = stop or threading.Event()
+    result = ApplyResult()
+    failed_databases: set[str] = set()
+    for change in (c for c in plan.changes if c.kind == "database"):
+        if stop.is_set():
+            break
+        if not _attempt(result, change.address, partial(_database, connection.glue, change), progress, stop):
+            failed_databases.add(change.database)
+    tables = _table_work(plan)
+    for key in [k for k in tables if k[0] in failed_databases]:
+        result.failures.append(Failure(f"{key[0]}.{key[1]}", "skipped: its database failed"))
+        del tables[key]
+    with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
+        work = [pool.submit(_table, connection, item, result, progress, stop) for item in tables.values()]
+        for future in work:
+            future.result()
+    result.interrupted = stop.is_set() and not result.unreachable
+    return result
+
+
+@dataclass
+class _TableWork:
+    """What apply does to one table, in order: the table, its partitions, its partition indexes."""
+
+    change: Change | None = None
+    group: PartitionChanges | None = None
+    indexes: list[Change] = field(default_factory=list)
+
+
+def _table_work(plan: Plan) -> dict[tuple[str, str], _TableWork]:
+    work: dict[tuple[str, str], _TableWork] = {}
+    for change in plan.changes:
+        if change.kind in ("table", "index") and change.table:
+            item = work.setdefault((change.database, change.table), _TableWork())
+            if change.kind == "index":
+                item.indexes.append(change)
+            else:
+                item.change = change
+    for group in plan.partitions:
+        work.setdefault((group.database, group.table), _TableWork()).group = group
+    return work
+
+
+def _table(
+    connection: Connection, work: _TableWork, result: ApplyResult, progress: Progress, stop: threading.Event
+) -> None:
+    if stop.is_set():
+        return
+    change, group = work.change, work.group
+    if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress, stop):
+        if group:
+            result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
+        result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes)
+        return
+    if group:
+        _partitions(connection.glue, group, result, progress, stop)
+    waiter = Waiter(connection.glue, progress.note, stop)
+    for index_change in in_order(work.indexes):
+        if stop.is_set():
+            return
+        _attempt(result, index_change.address, partial(apply_index_change, connection.glue, index_change, waiter),
+                 progress, stop)  # fmt: skip
+
+
+def _attempt(
+    result: ApplyResult, address: str, step: Callable[[], str], progress: Progress, stop: threading.Event
+) -> bool:
+    try:
+        done = step()
+    except ConflictError as exc:
+        result.failures.append(Failure(address, f"{exc}; it was not overwritten — run plan again"))
+        progress.note(f"conflict {address}")
+        return False
+    except GluecatError as exc:
+        result.failures.append(Failure(address, str(exc)))
+        progress.note(f"failed {address}: {exc}")
+        result.gave_up(exc, stop)
+        return False
+    finally:
+        progress.advance(1)
+    result.done[done] += 1
+    return True
+
+
+def _database(glue: Glue, change: Change) -> str:
+    assert change.desired is not None
+    if change.action is Action.CREATE:
+        glue.create_database(change.desired)
+    else:
+        glue.update_database(change.database, change.desired)
+    return f"databases {change.action.past}"
+
+
+def _table_change(connection: Connection, change: Change) -> str:
+    assert change.table is not None
+    glue = connection.glue
+    if change.format == "iceberg" and change.action is Action.REGISTER:
+        assert change.desired is not None
+        connection.iceberg.register(change.database, change.table, change.desired["metadata_location"])
+        if change.desired["ops"]:
+            connection.iceberg.update(change.database, change.table, change.desired["ops"], None)
+        return f"tables {change.action.past}"
+    if change.format == "iceberg" and change.action in (Action.CREATE, Action.UPDATE):
+        assert change.desired is not None
+        if change.action is Action.CREATE:
+            connection.iceberg.create(change.database, change.table, change.desired)
+        else:
+            connection.iceberg.update(change.database, change.table, change.desired["ops"], change.live_version)
+        return f"tables {change.action.past}"
+    if change.format == "delta" and change.action in (Action.CREATE, Action.UPDATE):
+        _delta_change(connection, change)
+        return f"tables {change.action.past}"
+    if change.action is Action.DELETE:
+        glue.delete_table(change.database, change.table)
+    elif change.action in (Action.REPLACE, Action.CREATE):
+        assert change.desired is not None
+        if change.action is Action.REPLACE:
+            glue.delete_table(change.database, change.table)
+        glue.create_table(change.database, *split_indexes(change.desired))
+    else:
+        assert change.desired is not None
+        glue.update_table(change.database, change.desired, change.live_version)
+    return f"tables {change.action.past}"
+
+
+def _delta_change(connection: Connection, change: Change) -> None:
+    """The log first (create or alter), then the Glue registration that describes it."""
+    assert change.desired is not None and change.table is not None
+    location, delta, glue_input = change.desired["location"], change.desired["delta"], change.desired["glue"]
+    if "create" in delta:
+        connection.delta.create(location, change.table, delta["create"])
+    elif delta:
+        connection.delta.alter(location, delta)
+    if change.action is Action.CREATE:
+        connection.glue.create_table(change.database, glue_input)
+    else:
+        connection.glue.update_table(change.database, glue_input, change.live_version)
+
+
+def _partitions(
+    glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
+) -> None:
+    creates = [created(group.storage, w.values, w.location, w.own) for w in group.creates]
+    updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
+    steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [
+        (Action.CREATE, lambda sent: glue.create_partitions(group.database, group.table, creates, sent)),
+        (Action.UPDATE, lambda sent: glue.update_partitions(group.database, group.table, updates, sent)),
+        (Action.DELETE, lambda sent: glue.delete_partitions(group.database, group.table, list(group.deletes), sent)),
+        (Action.UPDATE, lambda sent: _follow_table_schema(glue, group, sent)),
+    ]
+    for action, step in steps:
+        if stop.is_set():
+            return
+        sent = _Sent(progress, stop)
+        try:
+            errors = step(sent)
+        except GluecatError as exc:
+            result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
+            if sent.count:  # the batches before the failing one went through
+                result.done[f"partitions {action.past}"] += sent.count
+            result.gave_up(exc, stop)
+            return
+        for error in errors:
+            result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))
+        if sent.count - len(errors) > 0:
+            result.done[f"partitions {action.past}"] += sent.count - len(errors)
+
+
+def _moved(group: PartitionChanges, write: PartitionWrite) -> dict[str, Any]:
+    """A partition at its new location, keeping everything else it holds (safety rule 6)."""
+    if write.live is None:
+        return created(group.storage, write.values, write.location, write.own)
+    live = {**write.live, "StorageDescriptor": write.live.get("StorageDescriptor") or group.storage}
+    return updated(live, write.own, write.location)
+
+
+class _Sent:
+    """Counts the entries of the batches sent; tells the batch loop to stop once asked to."""
+
+    def __init__(self, progress: Progress, stop: threading.Event) -> None:
+        self.count = 0
+        self._progress = progress
+        self._stop = stop
+
+    def __call__(self, entries: int) -> bool:
+        self.count += entries
+        self._progress.advance(entries)
+        return not self._stop.is_set()
+
+
+def _follow_table_schema(glue: Glue, group: PartitionChanges, sent: Callable[[int], bool]) -> list[EntryError]:
+    """Read the partitions to bring in step now, so each keeps exactly what it holds but its schema."""
+    if not group.follows:
+        return []
+    wanted = set(group.follows)
+    drifted: list[dict[str, Any]] = []
+    lock = threading.Lock()
+
+    def keep(page: list[dict[str, Any]]) -> None:  # hold the drifted partitions, not the whole table
+        chosen = [partition for partition in page if tuple(partition["Values"]) in wanted]
+        with lock:
+            drifted.extend(chosen)
+
+    glue.each_partition_page(group.database, group.table, len(group.follows), keep)
+    return glue.update_partitions(group.database, group.table, follow_entries(group, drifted), sent)

@@ -1,0 +1,88 @@
+"""Open a connection to the catalog a project names: real AWS, or the embedded sandbox."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import boto3
+
+from gluecat.backends import aws
+from gluecat.backends.glue import Glue, make_session, static_credentials
+from gluecat.model import CatalogConfig
+from gluecat.project.load import Project
+from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
+from gluecat.secrets import redact
+
+if TYPE_CHECKING:
+    from gluecat.backends.delta import DeltaTables
+    from gluecat.backends.iceberg import IcebergTables
+
+
+@dataclass
+class Connection:
+    glue: Glue
+    session: boto3.Session
+    endpoint_url: str | None
+    catalog_id: str | None = None
+
+    @cached_property
+    def iceberg(self) -> IcebergTables:
+        from gluecat.backends.iceberg import IcebergTables
+
+        return IcebergTables(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
+
+    @cached_property
+    def delta(self) -> DeltaTables:
+        from gluecat.backends.delta import DeltaTables
+
+        return DeltaTables(self.session, self.endpoint_url)
+
+
+@contextmanager
+def connect(project: Project) -> Iterator[Connection]:
+    with connect_to(project.config, project.root, _locations(project)) as connection:
+        yield connection
+
+
+@contextmanager
+def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = None) -> Iterator[Connection]:
+    """A connection from catalog settings alone (import runs before the YAML exists)."""
+    if config.sandbox:
+        # The embedded emulator serves requests one at a time; a large page may queue for longer
+        # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
+        os.environ.setdefault(aws.READ_TIMEOUT_VARIABLE, str(aws.SANDBOX_READ_TIMEOUT))
+        # The sandbox never reaches AWS: a profile this machine lacks (AWS_PROFILE set for
+        # other work) must not stop boto3, pyiceberg or deltalake from talking to it.
+        for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
+            os.environ.pop(variable, None)
+        with running_sandbox(root, config.region) as endpoint_url:
+            session = sandbox_session(config.region)
+            ensure_buckets(session, endpoint_url, locations or [])
+            glue = Glue(session, endpoint_url, config.catalog_id)
+            yield Connection(glue, session, endpoint_url, config.catalog_id)
+        return
+    session = make_session(config)
+    _remember_credentials(session)
+    glue = Glue(session, config.endpoint_url, config.catalog_id)
+    yield Connection(glue, session, config.endpoint_url, config.catalog_id)
+
+
+def _remember_credentials(session: boto3.Session) -> None:
+    """Credentials are never printed, even where a library quotes them back in an error."""
+    credentials = static_credentials(session)
+    if credentials:
+        redact.remember(credentials.secret_key)
+        if credentials.token:
+            redact.remember(credentials.token)
+
+
+def _locations(project: Project) -> list[str]:
+    uris = [project.config.warehouse] + [db.model.location for db in project.databases]
+    uris += [t.model.location for db in project.databases for t in db.tables]
+    return [uri for uri in uris if uri]

@@ -1,0 +1,148 @@
+"""Iceberg tables through pyiceberg's GlueCatalog: create, read metadata, commit changes.
+
+gluecat never writes `metadata_location`: every change is an Iceberg commit, which
+pyiceberg makes with Glue's VersionId, so a writer's concurrent commit is never lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import boto3
+from pyiceberg.catalog.glue import GlueCatalog
+from pyiceberg.exceptions import CommitFailedException, NoSuchTableError
+from pyiceberg.io import load_file_io
+from pyiceberg.serializers import FromInputFile
+from pyiceberg.table import Table, Transaction
+from pyiceberg.table.metadata import TableMetadata
+from pyiceberg.table.sorting import NullOrder
+from pyiceberg.transforms import parse_transform
+
+from gluecat.backends import aws
+from gluecat.backends.aws import iceberg_s3_timeouts
+from gluecat.backends.glue import static_credentials
+from gluecat.backends.iceberg_files import latest_metadata
+from gluecat.backends.iceberg_meta import Op, fingerprint
+from gluecat.backends.iceberg_types import schema_of, to_iceberg
+from gluecat.errors import ConflictError, LiveStateError
+from gluecat.model import IcebergColumn
+from gluecat.model.hivetype import parse
+
+
+class IcebergTables:
+    def __init__(
+        self, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
+    ) -> None:
+        properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1", **iceberg_s3_timeouts()}
+        credentials = static_credentials(session)
+        if credentials:
+            properties["s3.access-key-id"] = credentials.access_key
+            properties["s3.secret-access-key"] = credentials.secret_key
+            if credentials.token:
+                properties["s3.session-token"] = credentials.token
+        if endpoint_url:
+            properties["s3.endpoint"] = endpoint_url
+        if catalog_id:
+            properties["glue.id"] = catalog_id
+        self.properties = properties
+        self.catalog = GlueCatalog("gluecat", client=glue_client, **properties)
+        self._s3 = aws.client(session, "s3", endpoint_url)
+
+    def existing_metadata(self, location: str) -> str | None:
+        """The current metadata file an Iceberg table at `location` left behind, if any."""
+        return latest_metadata(self._s3, location)
+
+    def register(self, database: str, name: str, metadata_location: str) -> None:
+        """Give existing Iceberg metadata its Glue entry back (rows and snapshots as they are)."""
+        try:
+            self.catalog.register_table((database, name), metadata_location)
+        except Exception as exc:
+            raise LiveStateError(f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
+
+    def read_metadata(self, metadata_location: str) -> TableMetadata:
+        """The current metadata straight from its file: no Glue call (GetTables gave the location)."""
+        try:
+            io = load_file_io(self.properties, metadata_location)
+            return FromInputFile.table_metadata(io.new_input(metadata_location))
+        except Exception as exc:
+            raise LiveStateError(f"cannot read Iceberg metadata {metadata_location}: {exc}") from exc
+
+    def create(self, database: str, name: str, desired: dict[str, Any]) -> None:
+        found = self.existing_metadata(desired["location"])
+        if found:
+            raise LiveStateError(
+                f"{database}.{name}: {desired['location']} already holds an Iceberg table ({found}); gluecat"
+                " never creates a new table over it. Run plan again: it registers the existing one"
+            )
+        columns = [IcebergColumn.model_validate(c) for c in desired["columns"]]
+        try:
+            transaction = self.catalog.create_table_transaction(
+                (database, name),
+                schema_of(columns),
+                location=desired["location"],
+                properties=desired["properties"],
+            )
+            _apply_ops(transaction, desired["ops"])
+            transaction.commit_transaction()
+        except CommitFailedException as exc:
+            raise ConflictError(f"{database}.{name}: Iceberg commit failed: {exc}") from exc
+        except Exception as exc:
+            raise LiveStateError(f"{database}.{name}: cannot create the Iceberg table: {exc}") from exc
+
+    def fingerprint(self, database: str, name: str) -> str | None:
+        try:
+            return fingerprint(self._load(database, name).metadata)
+        except NoSuchTableError:
+            return None
+
+    def update(self, database: str, name: str, ops: list[Op], expected: str | None) -> None:
+        """One Iceberg transaction on the current metadata, if its schema/spec/properties are as planned."""
+        table = self._load(database, name)
+        if expected and fingerprint(table.metadata) != expected:
+            raise ConflictError(f"{database}.{name}: its Iceberg schema, spec or properties changed since the plan")
+        try:
+            with table.transaction() as transaction:
+                _apply_ops(transaction, ops)
+        except CommitFailedException as exc:
+            raise ConflictError(f"{database}.{name}: a concurrent Iceberg commit won: {exc}") from exc
+        except (ValueError, NotImplementedError) as exc:
+            raise LiveStateError(f"{database}.{name}: Iceberg refused the change: {exc}") from exc
+
+    def _load(self, database: str, name: str) -> Table:
+        return self.catalog.load_table((database, name))
+
+
+def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:
+    schema_ops = [op for op in ops if op["op"] in ("add_column", "update_column", "delete_column")]
+    if schema_ops:
+        with transaction.update_schema() as update:
+            for op in schema_ops:
+                path = tuple(op["path"])
+                if op["op"] == "add_column":
+                    field_type = to_iceberg(parse(op["type"], iceberg=True), iter(range(1, 1_000_000)))
+                    update.add_column(path, field_type, doc=op.get("doc"))
+                elif op["op"] == "delete_column":
+                    update.delete_column(path)
+                else:
+                    new_type = (
+                        to_iceberg(parse(op["type"], iceberg=True), iter(range(1, 10))) if op.get("type") else None
+                    )
+                    update.update_column(path, field_type=new_type, required=op.get("required"), doc=op.get("doc"))
+    for op in ops:
+        if op["op"] == "spec":
+            with transaction.update_spec() as spec:
+                for name in op["remove"]:
+                    spec.remove_field(name)
+                for entry in op["add"]:
+                    spec.add_field(entry["column"], parse_transform(entry["transform"]), entry["name"])
+        elif op["op"] == "sort_order":
+            with transaction.update_sort_order() as order:
+                for field in op["fields"]:
+                    add = order.asc if field["direction"] == "asc" else order.desc
+                    add(field["column"], parse_transform(field["transform"]), NullOrder(field["null_order"]))
+        elif op["op"] == "set_properties":
+            transaction.set_properties(op["properties"])
+        elif op["op"] == "remove_properties":
+            transaction.remove_properties(*op["keys"])
+        elif op["op"] == "upgrade_format_version":
+            transaction.upgrade_table_version(op["version"])

@@ -1,0 +1,305 @@
+"""Load a catalog project (SPEC §1) into models, collecting every error with its position."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from gluecat.errors import SourcePosition, SpecError, SpecErrors
+from gluecat.model import (
+    TABLE_MODELS,
+    CatalogConfig,
+    Database,
+    DeltaTable,
+    HiveTable,
+    IcebergTable,
+    RegistrationTable,
+    Table,
+    ViewTable,
+)
+from gluecat.project.best_effort import best_effort as partial_model
+from gluecat.project.environments import choose
+from gluecat.project.gcpause import paused_gc
+from gluecat.project.interpolate import Context, interpolate, uninterpolated
+from gluecat.project.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.project.yamlparse import Loc
+
+CATALOG_FILE = "catalog.yaml"
+DATABASE_FILE = "database.yaml"
+TABLES_DIR = "tables"
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class LoadedTable:
+    model: Table
+    source: SourceFile
+
+    @property
+    def name(self) -> str:
+        assert self.model.name is not None  # the loader always sets it
+        return self.model.name
+
+
+@dataclass(frozen=True)
+class LoadedDatabase:
+    model: Database
+    source: SourceFile
+    tables: tuple[LoadedTable, ...]
+
+    @property
+    def name(self) -> str:
+        return self.model.name
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    config: CatalogConfig
+    source: SourceFile
+    databases: tuple[LoadedDatabase, ...]
+    env: str | None = None
+    # ${env.X} whose X was not set, when the load did not require secrets (validate)
+    unset_secrets: tuple[SpecError, ...] = field(default=(), repr=False)
+
+    def table_count(self) -> int:
+        return sum(len(db.tables) for db in self.databases)
+
+
+def load_project(root: Path, env: str | None = None, secrets_required: bool = True) -> Project:
+    """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all.
+
+    `env` names the environment (None: default_env, or none); references are resolved in it."""
+    project, errors = load_partial(root, env, secrets_required)
+    if errors or project is None:
+        raise SpecErrors(errors)
+    return project
+
+
+def read_catalog_config(root: Path) -> tuple[CatalogConfig, SourceFile]:
+    """catalog.yaml alone (import and the CI matrix read it before, or without, the rest)."""
+    errors: list[SpecError] = []
+    loaded = _load_catalog(root / CATALOG_FILE, errors)
+    if loaded is None:
+        raise SpecErrors(errors)
+    config, source = loaded
+    assert isinstance(config, CatalogConfig)
+    return config, source
+
+
+def load_partial(
+    root: Path, env: str | None = None, secrets_required: bool = True
+) -> tuple[Project | None, list[SpecError]]:
+    """What loads, and every error: validate lints the files that loaded even when others did not."""
+    with paused_gc():
+        return _load_partial(root, env, secrets_required)
+
+
+def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[Project | None, list[SpecError]]:
+    catalog_path = root / CATALOG_FILE
+    if not catalog_path.is_file():
+        position = SourcePosition(catalog_path, 1, 1)
+        return None, [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
+    errors: list[SpecError] = []
+    loaded = _load_catalog(catalog_path, errors)
+    chosen = None
+    if loaded is not None:
+        config, source = loaded
+        assert isinstance(config, CatalogConfig)
+        chosen = choose(config, source, env)
+    context = Context(chosen.config.vars, dict(os.environ), secrets_required) if chosen else None
+    reader = _Reader(errors, context)
+    databases = []
+    for directory in sorted(p for p in root.iterdir() if p.is_dir()):
+        if directory.name.startswith("."):
+            continue
+        database = reader.database(directory)
+        if database is not None:
+            databases.append(database)
+    if loaded is None or chosen is None:
+        return None, errors
+    project = Project(root, chosen.config, loaded[1], tuple(databases), chosen.name, tuple(reader.unset))
+    return project, errors
+
+
+class _Reader:
+    """Reads database and table files, resolving references when the catalog loaded."""
+
+    def __init__(self, errors: list[SpecError], context: Context | None) -> None:
+        self.errors = errors
+        self.context = context
+        self.unset: list[SpecError] = []
+
+    def read(self, path: Path) -> SourceFile:
+        source = read_yaml(path)
+        if self.context is None:
+            return source
+        result = interpolate(source, self.context)
+        self.errors.extend(result.errors)
+        self.unset.extend(result.unset)
+        return result.source
+
+    def database(self, directory: Path) -> LoadedDatabase | None:
+        return _load_database(directory, self.errors, self.read)
+
+
+def _load_database(
+    directory: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
+) -> LoadedDatabase | None:
+    path = directory / DATABASE_FILE
+    errors.extend(_misplaced_files(directory))
+    if not path.is_file():
+        position = SourcePosition(path, 1, 1)
+        errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
+        return None
+    loaded = _load_model(path, Database, {"name": directory.name}, errors, read)
+    table_paths = _table_files(directory / TABLES_DIR)
+    errors.extend(_same_table_twice(table_paths))
+    tables = tuple(table for table_path in table_paths if (table := _load_table(table_path, errors, read)) is not None)
+    if loaded is None:
+        return None
+    database, source = loaded
+    assert isinstance(database, Database)
+    return LoadedDatabase(database, source, tables)
+
+
+def _table_files(directory: Path) -> list[Path]:
+    """Every table file, also those that are not plain files (reading reports them, not skips them:
+    a table silently skipped would be planned for deletion under `prune`). Dot-files are editors'."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith("."))
+
+
+def _misplaced_files(directory: Path) -> list[SpecError]:
+    """YAML files in a database directory that no rule reads: a table skipped without a word would
+    be missing from every plan, and deleted from Glue under `prune`."""
+    errors = []
+    tables = directory / TABLES_DIR
+    for folder, subfolders, names in os.walk(directory):  # names only: cheap for 10,000 table files
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+        here = Path(folder)
+        for name in sorted(names):
+            lowered = name.lower()
+            if name.startswith(".") or not lowered.endswith(YAML_SUFFIXES):
+                continue
+            if (here == tables and name.endswith(YAML_SUFFIXES)) or (here == directory and name == DATABASE_FILE):
+                continue  # read
+            path = here / name
+            errors.append(SpecError(SourcePosition(path, 1, 1), f"this file is not read: {_belongs(path, directory)}"))
+    return errors
+
+
+def _belongs(path: Path, directory: Path) -> str:
+    tables = directory / TABLES_DIR
+    if path.parent == directory and path.stem.lower() == "database":
+        read = directory / DATABASE_FILE
+        return f"only {read} is read: remove this one" if read.is_file() else f"rename it to {read}"
+    if path.parent == tables:
+        return f"rename it to {path.with_suffix('.yaml').name} (lowercase suffix)"
+    return f"move it to {tables / (path.stem + '.yaml')} (table files live in {TABLES_DIR}/ only)"
+
+
+def _same_table_twice(paths: list[Path]) -> list[SpecError]:
+    """`orders.yaml` next to `orders.yml` declares one table twice: name both, keep neither silently."""
+    first: dict[str, Path] = {}
+    errors = []
+    for path in paths:
+        if path.stem in first:
+            message = f"table '{path.stem}' is also declared in {first[path.stem]}; keep one of the two files"
+            errors.append(SpecError(SourcePosition(path, 1, 1), message))
+        else:
+            first[path.stem] = path
+    return errors
+
+
+def _load_table(
+    path: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
+) -> LoadedTable | None:
+    try:
+        source = read(path)
+    except SpecError as exc:
+        errors.append(exc)
+        return None
+    table_format = source.data.get("format", "hive")
+    model = TABLE_MODELS.get(table_format) if isinstance(table_format, str) else None
+    if model is None:
+        close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
+        suggestion = f" — did you mean '{close[0]}'?" if close else ""
+        message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta, view or registration)"
+        errors.append(source.error(("format",), message))
+        return None
+    hint = _other_format_hint(table_format)
+    loaded = _validate(source, model, {"name": path.stem}, errors, hint, best_effort=True)
+    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable):
+        return None
+    return LoadedTable(loaded, source)
+
+
+def _other_format_hint(table_format: str) -> KeyHint:
+    """Say which format a misplaced key belongs to (`partition_spec` on a hive table)."""
+
+    def hint(loc: Loc) -> str | None:
+        key = str(loc[-1])
+        for other, model in TABLE_MODELS.items():
+            if other != table_format and key in allowed_keys(model, loc[:-1]):
+                return f"'{key}' is for format: {other} tables; this one is format: {table_format}"
+        return None
+
+    return hint
+
+
+def _load_catalog(path: Path, errors: list[SpecError]) -> tuple[BaseModel, SourceFile] | None:
+    loaded = _load_model(path, CatalogConfig, {}, errors)
+    if loaded is None:
+        return None
+    found = uninterpolated(loaded[1])
+    errors.extend(found)
+    return None if found else loaded
+
+
+def _load_model(
+    path: Path,
+    model: type[BaseModel],
+    defaults: dict[str, Any],
+    errors: list[SpecError],
+    read: Callable[[Path], SourceFile] = read_yaml,
+) -> tuple[BaseModel, SourceFile] | None:
+    try:
+        source = read(path)
+    except SpecError as exc:
+        errors.append(exc)
+        return None
+    loaded = _validate(source, model, defaults, errors)
+    return (loaded, source) if loaded is not None else None
+
+
+def _validate(
+    source: SourceFile,
+    model: type[BaseModel],
+    defaults: dict[str, Any],
+    errors: list[SpecError],
+    key_hint: KeyHint | None = None,
+    best_effort: bool = False,
+) -> BaseModel | None:
+    """Validate with `defaults` for absent keys; `name` must equal its default when given. With
+    `best_effort`, a file with errors still gives the model of the rest, for validate to lint (its
+    errors are recorded, so no other command gets that far)."""
+    expected_name = defaults.get("name")
+    given_name = source.data.get("name")
+    if expected_name is not None and given_name is not None and given_name != expected_name:
+        what = "directory" if source.path.name == DATABASE_FILE else "file name"
+        errors.append(source.error(("name",), f"name '{given_name}' must equal the {what} '{expected_name}'"))
+        return None
+    data = {**defaults, **source.data}
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors.extend(validation_errors(source, exc, model, key_hint))
+        return partial_model(model, data, exc) if best_effort else None

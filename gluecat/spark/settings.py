@@ -1,0 +1,174 @@
+"""The Spark session configuration a catalog's tables need (SPEC §7), as plain settings.
+
+Only what the tables need: an Iceberg GlueCatalog when there are Iceberg tables,
+the Hive-on-Glue metastore client (as EMR and Glue jobs use it) for Hive tables,
+the Delta extension and session catalog for Delta tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gluecat.errors import GluecatError
+from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
+from gluecat.project.load import Project
+
+ICEBERG_EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
+DELTA_EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension"
+SANDBOX_PLACEHOLDER = "sandbox"  # the sandbox's S3 keys: it accepts any, so they are not secrets
+GLUE_HIVE_FACTORY = "com.amazonaws.glue.catalog.metastore.AWSGlueDataCatalogHiveClientFactory"
+
+
+@dataclass(frozen=True)
+class Versions:
+    """Maven coordinates that match one Spark line."""
+
+    scala: str
+    iceberg: str
+    delta_artifact: str
+    delta: str
+    hadoop: str
+
+
+SPARK_VERSIONS = {
+    "3.4": Versions("2.12", "1.9.2", "delta-core", "2.4.0", "3.3.4"),
+    "3.5": Versions("2.12", "1.10.0", "delta-spark", "3.3.2", "3.3.4"),
+    "4.0": Versions("2.13", "1.10.0", "delta-spark", "4.0.0", "3.4.1"),
+}
+
+
+@dataclass(frozen=True)
+class SparkSettings:
+    """spark-defaults settings, plus what other targets need to say the same thing."""
+
+    conf: dict[str, str]
+    formats: tuple[str, ...]  # iceberg, delta, hive: which table formats are present (views are hive's)
+    region: str | None = None
+    catalog_id: str | None = None
+    iceberg_catalog: str = "glue"
+    features: frozenset[str] = frozenset()  # athena-views, spark-views, projection: what readers must enable
+
+
+def spark_line(version: str) -> str:
+    line = ".".join(version.split(".")[:2])
+    if line not in SPARK_VERSIONS:
+        raise GluecatError(f"--spark-version {version}: gluecat knows {', '.join(SPARK_VERSIONS)}")
+    return line
+
+
+def spark_settings(
+    project: Project,
+    spark_version: str | None = None,
+    endpoint_url: str | None = None,
+    packages: list[str] | None = None,
+) -> SparkSettings:
+    config = project.config
+    line = spark_line(spark_version or config.spark.spark_version)
+    versions = SPARK_VERSIONS[line]
+    tables = [t.model for db in project.databases for t in db.tables]
+    present = tuple(
+        name
+        for name, kinds in (("iceberg", (IcebergTable,)), ("delta", (DeltaTable,)), ("hive", (HiveTable, ViewTable)))
+        if any(isinstance(t, kinds) for t in tables)
+    )
+    endpoint = endpoint_url or config.endpoint_url
+    conf: dict[str, str] = {}
+    extensions = []
+    coordinates = []
+    if "iceberg" in present:
+        extensions.append(ICEBERG_EXTENSIONS)
+        iceberg = config.spark.iceberg_version or versions.iceberg
+        coordinates += [
+            f"org.apache.iceberg:iceberg-spark-runtime-{line}_{versions.scala}:{iceberg}",
+            f"org.apache.iceberg:iceberg-aws-bundle:{iceberg}",
+        ]
+    if "delta" in present:
+        extensions.append(DELTA_EXTENSIONS)
+        delta = config.spark.delta_version or versions.delta
+        coordinates.append(f"io.delta:{versions.delta_artifact}_{versions.scala}:{delta}")
+    if endpoint:
+        coordinates.append(f"org.apache.hadoop:hadoop-aws:{versions.hadoop}")
+    if extensions:
+        conf["spark.sql.extensions"] = ",".join(extensions)
+    conf["spark.jars.packages"] = ",".join(packages if packages is not None else coordinates)
+    if not conf["spark.jars.packages"]:
+        del conf["spark.jars.packages"]
+    name = config.spark.catalog_name
+    if "iceberg" in present:
+        conf.update(
+            _iceberg(name, config.warehouse or _first_location(project), config.region, config.catalog_id, endpoint)
+        )
+    if "delta" in present:
+        conf["spark.sql.catalog.spark_catalog"] = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
+    if "hive" in present:
+        conf.update(_hive(config.region, config.catalog_id, endpoint))
+    if endpoint:
+        conf.update(_s3a(endpoint, sandbox=config.sandbox))
+    return SparkSettings(conf, present, config.region, config.catalog_id, name, _features(tables))
+
+
+def _features(tables: Sequence[object]) -> frozenset[str]:
+    found = set()
+    for table in tables:
+        if isinstance(table, ViewTable) and table.dialect == "athena":
+            found.add("athena-views")
+        elif isinstance(table, ViewTable):
+            found.add("spark-views")
+        elif isinstance(table, HiveTable) and table.projection is not None and table.projection.enabled:
+            found.add("projection")
+    return frozenset(found)
+
+
+def _first_location(project: Project) -> str | None:
+    return next((db.model.location for db in project.databases if db.model.location), None)
+
+
+def _iceberg(
+    name: str, warehouse: str | None, region: str | None, catalog_id: str | None, endpoint: str | None
+) -> dict[str, str]:
+    prefix = f"spark.sql.catalog.{name}"
+    conf = {
+        prefix: "org.apache.iceberg.spark.SparkCatalog",
+        f"{prefix}.catalog-impl": "org.apache.iceberg.aws.glue.GlueCatalog",
+        f"{prefix}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+    }
+    if warehouse:
+        conf[f"{prefix}.warehouse"] = warehouse
+    if catalog_id:
+        conf[f"{prefix}.glue.id"] = catalog_id
+    if region:
+        conf[f"{prefix}.client.region"] = region
+    if endpoint:
+        conf[f"{prefix}.glue.endpoint"] = endpoint
+        conf[f"{prefix}.s3.endpoint"] = endpoint
+        conf[f"{prefix}.s3.path-style-access"] = "true"
+    return conf
+
+
+def _hive(region: str | None, catalog_id: str | None, endpoint: str | None) -> dict[str, str]:
+    conf = {
+        "spark.sql.catalogImplementation": "hive",
+        "spark.hadoop.hive.metastore.client.factory.class": GLUE_HIVE_FACTORY,
+    }
+    if catalog_id:
+        conf["spark.hadoop.hive.metastore.glue.catalogid"] = catalog_id
+    if region:
+        conf["spark.hadoop.aws.region"] = region
+    if endpoint:
+        conf["spark.hadoop.aws.glue.endpoint"] = endpoint
+    return conf
+
+
+def _s3a(endpoint: str, sandbox: bool) -> dict[str, str]:
+    """s3:// and s3a:// through Hadoop's S3A against a custom endpoint (the sandbox, a local S3)."""
+    conf = {
+        "spark.hadoop.fs.s3.impl": "org.apache.hadoop.fs.s3a.S3AFileSystem",
+        "spark.hadoop.fs.s3a.endpoint": endpoint,
+        "spark.hadoop.fs.s3a.path.style.access": "true",
+        "spark.hadoop.fs.s3a.connection.ssl.enabled": str(endpoint.startswith("https://")).lower(),
+    }
+    if sandbox:  # the sandbox accepts any key; these are not credentials
+        conf["spark.hadoop.fs.s3a.access.key"] = SANDBOX_PLACEHOLDER
+        conf["spark.hadoop.fs.s3a.secret.key"] = SANDBOX_PLACEHOLDER
+    return conf
