@@ -12,8 +12,8 @@ import json
 import time
 from typing import Any
 
-from gluecat.plan.hive_impact import hive_findings, storage_of
-from gluecat.plan.partition_drift import partition_drift
+from gluecat.kinds.hive.impact import hive_findings, storage_of
+from gluecat.kinds.hive.partition_drift import partition_drift
 
 SERDE = {
     "SerializationLibrary": "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe",

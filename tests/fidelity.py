@@ -10,7 +10,7 @@ from typing import Any
 from gluecat.convert import presto_view
 from gluecat.convert.extra import meaningful
 from gluecat.convert.parameters import is_volatile
-from gluecat.convert.table import desired_table_input
+from gluecat.kinds.registry import desired_table_input
 from gluecat.project.load import load_project
 
 # Fields Glue answers that no *Input shape takes: who, when, which version, where.

@@ -16,8 +16,8 @@ from typing import Any
 from gluecat.backends.glue import Glue
 from gluecat.changes.model import Action, Change
 from gluecat.errors import LiveStateError
-from gluecat.plan.diff import ABSENT
-from gluecat.plan.index_diff import indexes_fingerprint
+from gluecat.kinds.glue_diff import ABSENT
+from gluecat.kinds.hive.index_diff import indexes_fingerprint
 from gluecat.text.plain import counted
 
 FIRST_POLL = 0.25  # seconds; doubled after each look, up to LAST_POLL

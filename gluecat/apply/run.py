@@ -21,7 +21,7 @@ from gluecat.changes.model import Action, Change, PartitionChanges, PartitionWri
 from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
-from gluecat.plan.diff import ABSENT, version_of
+from gluecat.kinds.glue_diff import ABSENT, version_of
 
 TABLE_WORKERS = 8
 

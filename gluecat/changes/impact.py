@@ -1,6 +1,6 @@
 """What a change does to the readers of a table: an ordered impact and findings that say why.
 
-Pure: shapes in, findings out. The Hive column rules live in `hive_impact`; this module holds
+Pure: shapes in, findings out. The Hive column rules live in `kinds/hive/impact.py`; this module holds
 the vocabulary and the rules for the other kinds (deletes, replaces, views, Iceberg, Delta).
 """
 

@@ -49,3 +49,7 @@ def partition_location(table_location: str, keys: Sequence[str], values: Sequenc
     """`<table location>/<key>=<value>/...`, keys and values escaped the Hive way."""
     parts = [f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)]
     return join(table_location, *parts) + "/"
+
+
+def slashless(location: str | None) -> str | None:
+    return location.rstrip("/") if location else location

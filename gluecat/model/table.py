@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, model_validator
@@ -245,3 +246,13 @@ TABLE_MODELS: dict[
     "view": ViewTable,
     "registration": RegistrationTable,
 }
+
+
+def columns_of(table: Table) -> Sequence[Column]:
+    """A table's declared columns (a registration carries its own inside `table_input`)."""
+    return () if isinstance(table, RegistrationTable) else table.columns
+
+
+def as_table(model: object) -> Table | None:
+    """The model as a table, when validation gave one."""
+    return model if isinstance(model, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable) else None

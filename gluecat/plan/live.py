@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from gluecat.backends.connect import Connection
 from gluecat.backends.glue import Shape
-from gluecat.convert.locations import lake_location
-from gluecat.model import DeltaTable, HiveTable, IcebergTable
-from gluecat.model.partitions import partition_count
+from gluecat.kinds.base import LiveCatalog, PartitionSink, Reads
+from gluecat.kinds.registry import kind_of
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.targets import Targets
 from gluecat.text.plain import counted
@@ -26,31 +25,23 @@ T = TypeVar("T")
 A = TypeVar("A")
 
 
-class PartitionSink(Protocol):
-    """Where a table's live partitions go, page by page, instead of a list holding them all."""
-
-    columns: bool  # read each partition's column list (without it, a page is half the size)
-
-    def add(self, page: list[Shape]) -> None: ...  # called from parallel segments
-
-    def incomplete(self) -> list[tuple[str, ...]]: ...  # read without columns, but wanted whole
-
-    def complete(self, partitions: list[Shape]) -> None: ...
-
-
 SinkFor = Callable[[LoadedDatabase, LoadedTable, Shape], PartitionSink | None]
 
 
 @dataclass(frozen=True)
-class LiveCatalog:
-    databases: dict[str, Shape]
-    tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
-    partitions: dict[tuple[str, str], PartitionSink] = field(default_factory=dict)
-    iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
-    delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
-    indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
-    # Declared Iceberg tables missing from Glue whose location still holds metadata: (file, metadata).
-    iceberg_orphans: dict[tuple[str, str], tuple[str, TableMetadata]] = field(default_factory=dict)
+class Need:
+    """A targeted table and what its kind asks to be read for it."""
+
+    database: LoadedDatabase
+    table: LoadedTable
+    reads: Reads
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.database.name, self.table.name
+
+    def live_in(self, tables: dict[str, dict[str, Shape]]) -> Shape | None:
+        return tables.get(self.database.name, {}).get(self.table.name)
 
 
 def read_live(
@@ -60,6 +51,12 @@ def read_live(
     partitions of tables that declare `partitions` or `partition_schema: follow` (GetPartitions,
     parallel segments), each page handed to the sink `sink_for` gives the table as it arrives."""
     glue = connection.glue
+    needs = [
+        Need(db, table, kind_of(table.model).reads(table.model, db, project.config))
+        for db in project.databases
+        for table in db.tables
+        if targets.table(db.name, table.name)
+    ]
     progress("reading databases")
     databases = {db["Name"]: db for db in glue.databases()}
     managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
@@ -68,47 +65,34 @@ def read_live(
         listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
     wanted = [
-        (db, table, partition_count(table.model.partitions or []), sink)
-        for db in managed
-        for table in db.tables
-        if isinstance(table.model, HiveTable)
-        and (table.model.partitions is not None or table.model.partition_schema == "follow")
-        and targets.table(db.name, table.name)
-        and table.name in tables[db.name]
-        and (sink := sink_for(db, table, tables[db.name][table.name])) is not None
+        (need, sink)
+        for need in needs
+        if need.reads.partitions
+        and (live := tables.get(need.database.name, {}).get(need.table.name)) is not None
+        and (sink := sink_for(need.database, need.table, live)) is not None
     ]
     progress(f"reading partitions of {counted(len(wanted), 'table')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        list(pool.map(lambda w: _read_partitions(connection, w[0].name, w[1].name, w[2], w[3]), wanted))
-        partitions = {(db.name, table.name): sink for db, table, _, sink in wanted}
-    iceberg = _iceberg_metadata(connection, project, tables, targets, progress)
-    delta = _delta_logs(connection, project, targets, progress)
+        list(pool.map(lambda w: _read_partitions(connection, w[0], w[1]), wanted))
+        partitions = {need.key: sink for need, sink in wanted}
+    iceberg = _iceberg_metadata(connection, needs, tables, progress)
+    delta = _delta_logs(connection, needs, progress)
     return LiveCatalog(
         databases,
         tables,
         partitions,
         iceberg,
         delta,
-        indexes=_partition_indexes(connection, project, tables, targets, progress),
-        iceberg_orphans=_iceberg_orphans(connection, project, tables, targets),
+        indexes=_partition_indexes(connection, needs, tables, progress),
+        iceberg_orphans=_iceberg_orphans(connection, needs, tables),
     )
 
 
 def _partition_indexes(
-    connection: Connection,
-    project: Project,
-    tables: dict[str, dict[str, Shape]],
-    targets: Targets,
-    progress: Callable[[str], None],
+    connection: Connection, needs: list[Need], tables: dict[str, dict[str, Shape]], progress: Callable[[str], None]
 ) -> dict[tuple[str, str], list[Shape]]:
     """The indexes of live tables whose file declares `partition_indexes` (one GetPartitionIndexes each)."""
-    wanted = [
-        (db.name, table.name)
-        for db in project.databases
-        for table in db.tables
-        if isinstance(table.model, HiveTable) and table.model.partition_indexes is not None
-        if targets.table(db.name, table.name) and table.name in tables.get(db.name, {})
-    ]
+    wanted = [need.key for need in needs if need.reads.partition_indexes and need.live_in(tables)]
     if not wanted:
         return {}
     progress(f"reading partition indexes of {counted(len(wanted), 'table')}")
@@ -116,24 +100,19 @@ def _partition_indexes(
 
 
 def _iceberg_orphans(
-    connection: Connection, project: Project, tables: dict[str, dict[str, Shape]], targets: Targets
+    connection: Connection, needs: list[Need], tables: dict[str, dict[str, Shape]]
 ) -> dict[tuple[str, str], tuple[str, TableMetadata]]:
     """Metadata left at the location of each declared Iceberg table that Glue does not list."""
     wanted = [
-        ((db.name, table.name), location)
-        for db in project.databases
-        for table in db.tables
-        if isinstance(table.model, IcebergTable) and targets.table(db.name, table.name)
-        if table.name not in tables.get(db.name, {})
-        if (location := lake_location(table.model, db.model, project.config.warehouse))
+        (need.key, location) for need in needs if (location := need.reads.iceberg_orphan) and not need.live_in(tables)
     ]
     found = {key: uri for key, uri in _read_each(connection.iceberg.existing_metadata, wanted).items() if uri}
     metadata = _read_each(connection.iceberg.read_metadata, list(found.items()))
     return {key: (found[key], metadata[key]) for key in found}
 
 
-def _read_partitions(connection: Connection, database: str, table: str, expected: int, sink: PartitionSink) -> None:
-    glue = connection.glue
+def _read_partitions(connection: Connection, need: Need, sink: PartitionSink) -> None:
+    glue, (database, table), expected = connection.glue, need.key, need.reads.expected_partitions
     glue.each_partition_page(database, table, expected, sink.add, columns=sink.columns)
     incomplete = sink.incomplete()
     if incomplete:  # only partitions a change touches: a no-change plan makes no such call
@@ -141,15 +120,10 @@ def _read_partitions(connection: Connection, database: str, table: str, expected
 
 
 def _delta_logs(
-    connection: Connection, project: Project, targets: Targets, progress: Callable[[str], None]
+    connection: Connection, needs: list[Need], progress: Callable[[str], None]
 ) -> dict[tuple[str, str], DeltaLog | None]:
     """The Delta log at each declared Delta table's location (None where there is none yet)."""
-    wanted = [
-        ((db.name, table.name), table.model.location)
-        for db in project.databases
-        for table in db.tables
-        if isinstance(table.model, DeltaTable) and table.model.location and targets.table(db.name, table.name)
-    ]
+    wanted = [(need.key, location) for need in needs if (location := need.reads.delta_log)]
     if not wanted:
         return {}
     progress(f"reading the Delta logs of {counted(len(wanted), 'table')}")
@@ -157,19 +131,14 @@ def _delta_logs(
 
 
 def _iceberg_metadata(
-    connection: Connection,
-    project: Project,
-    tables: dict[str, dict[str, Shape]],
-    targets: Targets,
-    progress: Callable[[str], None],
+    connection: Connection, needs: list[Need], tables: dict[str, dict[str, Shape]], progress: Callable[[str], None]
 ) -> dict[tuple[str, str], TableMetadata]:
     """Current metadata of declared Iceberg tables, read from the file GetTables pointed at."""
     wanted = [
-        ((db.name, table.name), location)
-        for db in project.databases
-        for table in db.tables
-        if isinstance(table.model, IcebergTable) and targets.table(db.name, table.name)
-        if (location := (tables.get(db.name, {}).get(table.name) or {}).get("Parameters", {}).get("metadata_location"))
+        (need.key, location)
+        for need in needs
+        if need.reads.iceberg_metadata
+        if (location := (need.live_in(tables) or {}).get("Parameters", {}).get("metadata_location"))
     ]
     if not wanted:
         return {}

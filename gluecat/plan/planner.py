@@ -10,7 +10,7 @@ from gluecat.backends.connect import Connection
 from gluecat.changes.model import Plan
 from gluecat.errors import SpecError, SpecErrors
 from gluecat.lint.rules import Finding, lint
-from gluecat.plan.diff import build_plan, live_partitions_for
+from gluecat.plan.diff import build_plan, partition_sinks
 from gluecat.plan.live import read_live
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.load import Project, load_project
@@ -45,7 +45,7 @@ def _targeted(address: str, targets: Targets) -> bool:
 def make_plan(project: Project, connection: Connection, targets: Targets, progress: Callable[[str], None]) -> Plan:
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
     with paused_gc():  # pages of partitions: millions of short-lived dicts, no cycles among them
-        live = read_live(connection, project, targets, progress, live_partitions_for(project))
+        live = read_live(connection, project, targets, progress, partition_sinks(project))
         plan = build_plan(project, live, targets)
     plan = replace(plan, env=project.env)
     note = targets.note()

@@ -13,7 +13,6 @@ from typing import Any
 from gluecat.convert import presto_view
 from gluecat.convert.storage import resolve_storage
 from gluecat.model import HiveTable, RegistrationTable, ViewTable
-from gluecat.model.table import Table
 from gluecat.project.yamlparse import Loc
 
 RULE = "engine-trino"
@@ -25,16 +24,7 @@ class EngineProblem:
     message: str
 
 
-def trino_problems(table: Table) -> Iterator[EngineProblem]:
-    if isinstance(table, HiveTable):
-        yield from _hive(table)
-    elif isinstance(table, ViewTable):
-        yield from _view(table)
-    elif isinstance(table, RegistrationTable):
-        yield from _registration(table.table_input)
-
-
-def _hive(table: HiveTable) -> Iterator[EngineProblem]:
+def hive_problems(table: HiveTable) -> Iterator[EngineProblem]:
     if "hudi" in resolve_storage(table).input_format.lower():
         yield EngineProblem(
             ("input_format",),
@@ -45,7 +35,7 @@ def _hive(table: HiveTable) -> Iterator[EngineProblem]:
         yield EngineProblem(("location",), "Trino cannot read a table whose location is empty: give it one")
 
 
-def _view(view: ViewTable) -> Iterator[EngineProblem]:
+def view_problems(view: ViewTable) -> Iterator[EngineProblem]:
     if view.dialect == "athena":
         comment = view.parameters.get("comment", presto_view.PARAMETERS["comment"])
         if comment != presto_view.PARAMETERS["comment"]:
@@ -65,6 +55,10 @@ def _undecodable_presto_view(text: str | None) -> bool:
     if not text or not text.strip().startswith(presto_view.PREFIX.strip()):
         return False
     return presto_view.decode(text) is None
+
+
+def registration_problems(table: RegistrationTable) -> Iterator[EngineProblem]:
+    yield from _registration(table.table_input)
 
 
 def _registration(table_input: dict[str, Any]) -> Iterator[EngineProblem]:

@@ -12,17 +12,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
-from gluecat.model import (
-    TABLE_MODELS,
-    CatalogConfig,
-    Database,
-    DeltaTable,
-    HiveTable,
-    IcebergTable,
-    RegistrationTable,
-    Table,
-    ViewTable,
-)
+from gluecat.model import TABLE_MODELS, CatalogConfig, Database, Table
+from gluecat.model.table import as_table
 from gluecat.project.best_effort import best_effort as partial_model
 from gluecat.project.environments import choose
 from gluecat.project.gcpause import paused_gc
@@ -236,10 +227,8 @@ def _load_table(
         errors.append(source.error(("format",), message))
         return None
     hint = _other_format_hint(table_format)
-    loaded = _validate(source, model, {"name": path.stem}, errors, hint, best_effort=True)
-    if not isinstance(loaded, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable):
-        return None
-    return LoadedTable(loaded, source)
+    table = as_table(_validate(source, model, {"name": path.stem}, errors, hint, best_effort=True))
+    return LoadedTable(table, source) if table is not None else None
 
 
 def _other_format_hint(table_format: str) -> KeyHint:

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 
 from gluecat.convert.hive import hive_table_input
 from gluecat.convert.locations import partition_location, table_location
+from gluecat.kinds.hive import hive_model
 from gluecat.model import Database, HiveTable
 from gluecat.model.partitions import expand_partitions
 from gluecat.project.load import Project
@@ -84,7 +85,7 @@ def partition_ddl(table: HiveTable, database: Database, scheme: str, shown: Show
 def project_ddl(project: Project, scheme: str = "s3a", shown: Shown = _as_is) -> Iterator[str]:
     """Every statement, databases first; Iceberg and Delta tables are left to their catalogs."""
     for database in project.databases:
-        hive_tables = [t.model for t in database.tables if isinstance(t.model, HiveTable)]
+        hive_tables = [model for t in database.tables if (model := hive_model(t.model)) is not None]
         if not hive_tables:
             continue
         yield database_ddl(database.model, scheme, shown)

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gluecat.errors import GluecatError
-from gluecat.model import DeltaTable, HiveTable, IcebergTable, ViewTable
+from gluecat.kinds.registry import kind_of
+from gluecat.model import Table
 from gluecat.project.load import Project
 
 ICEBERG_EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
@@ -67,11 +68,8 @@ def spark_settings(
     line = spark_line(spark_version or config.spark.spark_version)
     versions = SPARK_VERSIONS[line]
     tables = [t.model for db in project.databases for t in db.tables]
-    present = tuple(
-        name
-        for name, kinds in (("iceberg", (IcebergTable,)), ("delta", (DeltaTable,)), ("hive", (HiveTable, ViewTable)))
-        if any(isinstance(t, kinds) for t in tables)
-    )
+    catalogs = {kind_of(table).spark_catalog for table in tables}
+    present = tuple(name for name in ("iceberg", "delta", "hive") if name in catalogs)
     endpoint = endpoint_url or config.endpoint_url
     conf: dict[str, str] = {}
     extensions = []
@@ -108,16 +106,8 @@ def spark_settings(
     return SparkSettings(conf, present, config.region, config.catalog_id, name, _features(tables))
 
 
-def _features(tables: Sequence[object]) -> frozenset[str]:
-    found = set()
-    for table in tables:
-        if isinstance(table, ViewTable) and table.dialect == "athena":
-            found.add("athena-views")
-        elif isinstance(table, ViewTable):
-            found.add("spark-views")
-        elif isinstance(table, HiveTable) and table.projection is not None and table.projection.enabled:
-            found.add("projection")
-    return frozenset(found)
+def _features(tables: Sequence[Table]) -> frozenset[str]:
+    return frozenset().union(*(kind_of(table).engine_features(table) for table in tables))
 
 
 def _first_location(project: Project) -> str | None:

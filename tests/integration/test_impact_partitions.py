@@ -8,7 +8,7 @@ from typing import Any
 
 from pyspark.sql.types import StructType
 
-from gluecat.formats.spark_schema import read_schema
+from gluecat.kinds.hive.spark_schema import read_schema
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, write_project
 

@@ -13,11 +13,11 @@ from pyspark.sql.types import StructType
 from gluecat.changes.impact import Finding, Impact, worst
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges, Plan
 from gluecat.convert.hive import hive_table_input
-from gluecat.formats.spark_schema import NUM_PARTS, PART, read_schema, rewritten
+from gluecat.kinds.hive.impact import Storage, column_findings, hive_findings, storage_of, type_finding
+from gluecat.kinds.hive.partition_drift import partition_drift
+from gluecat.kinds.hive.spark_schema import NUM_PARTS, PART, read_schema, rewritten
 from gluecat.model import HiveTable
 from gluecat.plan.gate import gate_refusal
-from gluecat.plan.hive_impact import Storage, column_findings, hive_findings, storage_of, type_finding
-from gluecat.plan.partition_drift import partition_drift
 from gluecat.render import markdown
 
 CSV = Storage("csv", True)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from gluecat.changes.fingerprint import fingerprint
+from gluecat.kinds.hive.live_partitions import DeclaredPartitions, LivePartitions
 from gluecat.model import HiveTable
 from gluecat.model.partitions import expand_partitions
-from gluecat.plan.live_partitions import DeclaredPartitions, LivePartitions
 
 TABLE = "s3://lake/events"
 

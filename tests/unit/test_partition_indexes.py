@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from gluecat.cli import app
 from gluecat.convert.partition_index import index_input, indexes_from_glue
+from gluecat.kinds.hive.index_diff import FILTERING, index_changes
 from gluecat.model.partition_index import PartitionIndex
-from gluecat.plan.index_diff import FILTERING, index_changes
 from tests.unit.test_validate import make_project
 
 GOOD = """\

@@ -14,8 +14,8 @@ from functools import cache
 from typing import Any
 
 from gluecat.changes.impact import Finding, Impact
+from gluecat.kinds.hive.impact import WIDENINGS, Storage
 from gluecat.model.hivetype import same_type
-from gluecat.plan.hive_impact import WIDENINGS, Storage
 
 Shape = Mapping[str, Any]
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
-from gluecat.convert.locations import partition_location
+from gluecat.convert.locations import partition_location, slashless
 from gluecat.convert.partitions import own_differs, own_input
+from gluecat.kinds.hive.impact import Storage
+from gluecat.kinds.hive.partition_drift import Drift, partition_drift
 from gluecat.model.partitions import PartitionEntry, PartitionGenerator, PartitionItem, Range, axis_values, expand_item
-from gluecat.plan.hive_impact import Storage
-from gluecat.plan.partition_drift import Drift, partition_drift
 
 Shape = dict[str, Any]
 Values = tuple[str, ...]
@@ -31,10 +31,6 @@ Values = tuple[str, ...]
 
 def location_of(partition: Mapping[str, Any]) -> str:
     return str((partition.get("StorageDescriptor") or {}).get("Location", ""))
-
-
-def slashless(location: str | None) -> str | None:
-    return location.rstrip("/") if location else location
 
 
 class DeclaredPartitions:

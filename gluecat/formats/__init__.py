@@ -1,1 +1,0 @@
-"""Table-format operations: Iceberg through pyiceberg, Delta through deltalake."""

@@ -1,0 +1,114 @@
+"""What every kind of table implements, and what the planner hands it.
+
+A kind owns what is particular to one `format:` — the Glue shape it wants, what
+it needs read from the live catalog, its diff and impact findings, its lint
+rules, what Spark and Trino need for it. The planner, lint, spark-conf and DDL
+iterate the registry (`gluecat.kinds.registry`); none of them branches on a kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from gluecat.changes.model import Change, PartitionChanges
+from gluecat.model import CatalogConfig, Database
+from gluecat.model.table import Table
+from gluecat.project.checks import Hit
+from gluecat.project.load import LoadedDatabase, LoadedTable
+
+if TYPE_CHECKING:  # loaded only when the project holds Iceberg or Delta tables
+    from pyiceberg.table.metadata import TableMetadata
+
+    from gluecat.backends.delta import DeltaLog
+
+Shape = dict[str, Any]
+M = TypeVar("M", bound=Table)
+Rule = Callable[[LoadedTable, LoadedDatabase], Iterator[Hit]]
+
+
+class PartitionSink(Protocol):
+    """Where a table's live partitions go, page by page, instead of a list holding them all."""
+
+    columns: bool  # read each partition's column list (without it, a page is half the size)
+
+    def add(self, page: list[Shape]) -> None: ...  # called from parallel segments
+
+    def incomplete(self) -> list[tuple[str, ...]]: ...  # read without columns, but wanted whole
+
+    def complete(self, partitions: list[Shape]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Reads:
+    """What a plan must read for one declared table beyond its GetTables entry."""
+
+    partitions: bool = False  # its partitions, folded into the sink the kind gives (`Kind.sink`)
+    expected_partitions: int = 0  # how many are declared: how many segments read them
+    partition_indexes: bool = False
+    iceberg_metadata: bool = False  # the metadata file the live entry points at
+    iceberg_orphan: str | None = None  # a location to look for metadata when Glue lists no such table
+    delta_log: str | None = None  # the location of the Delta log
+
+
+@dataclass(frozen=True)
+class LiveCatalog:
+    databases: dict[str, Shape]
+    tables: dict[str, dict[str, Shape]] = field(default_factory=dict)
+    partitions: dict[tuple[str, str], PartitionSink] = field(default_factory=dict)
+    iceberg: dict[tuple[str, str], TableMetadata] = field(default_factory=dict)
+    delta: dict[tuple[str, str], DeltaLog | None] = field(default_factory=dict)
+    indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
+    # Declared Iceberg tables missing from Glue whose location still holds metadata: (file, metadata).
+    iceberg_orphans: dict[tuple[str, str], tuple[str, TableMetadata]] = field(default_factory=dict)
+
+
+@dataclass
+class PlanContext:
+    """What a kind's diff reads besides its own table: the live catalog and the catalog's settings.
+    Changes that cannot be made safely go to `refusals`: the plan fails naming all of them."""
+
+    live: LiveCatalog
+    config: CatalogConfig
+    refusals: list[str] = field(default_factory=list)
+
+    @property
+    def ignore(self) -> tuple[str, ...]:
+        return tuple(self.config.ignore_parameters)
+
+    def live_table(self, database: str, name: str) -> Shape | None:
+        return self.live.tables.get(database, {}).get(name) if database in self.live.databases else None
+
+
+class Kind(Protocol[M]):
+    format: str  # the `format:` of its YAML files
+    model: type[M]
+    spark_catalog: str | None  # which of spark-conf's catalogs reads it: iceberg, delta, hive (or none)
+
+    def table_input(self, table: M, database: Database, ignore: tuple[str, ...]) -> Shape | None:
+        """What a create sends to Glue (None where the table format's library registers it)."""
+
+    def reads(self, table: M, database: LoadedDatabase, config: CatalogConfig) -> Reads:
+        """What the plan reads for this table beyond its live entry."""
+
+    def sink(self, table: M, database: LoadedDatabase, live: Shape, config: CatalogConfig) -> PartitionSink | None:
+        """What the table's live partitions are folded into as they are read (when `reads` asks)."""
+
+    def changes(
+        self, table: M, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
+    ) -> Iterator[Change | PartitionChanges]:
+        """The changes that bring the live table to the declared one."""
+
+    def rules(self) -> tuple[Rule, ...]:
+        """Its lint rules, in the order their findings print."""
+
+    def engine_features(self, table: M) -> frozenset[str]:
+        """What an engine's configuration must enable to read it (`spark-conf --format trino`)."""
+
+
+def allowing(change: Change, table: Table) -> Change:
+    """The change, carrying the table's stated reason for a deliberate breaking change."""
+    reason = table.allow_breaking
+    return dataclasses.replace(change, allow_breaking=reason) if reason else change

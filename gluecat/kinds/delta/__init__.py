@@ -1,0 +1,131 @@
+"""Delta tables (`format: delta`): the Delta log at the location holds the table; Glue holds a copy
+of its schema for engines that read Glue. Created and evolved through deltalake, never overwritten."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from gluecat.changes import impact
+from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
+from gluecat.convert.parameters import managed
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.glue_diff import ABSENT, dropped_columns, hive_diffs, merge_table_input, version_of
+from gluecat.model import CatalogConfig, Database, DeltaTable
+from gluecat.project import checks
+from gluecat.project.checks import Hit
+from gluecat.project.load import LoadedDatabase, LoadedTable
+
+if TYPE_CHECKING:  # deltalake loads only for plans that hold Delta tables
+    from gluecat.backends.delta import DeltaLog
+
+Shape = dict[str, Any]
+
+
+class DeltaKind:
+    format = "delta"
+    model = DeltaTable
+    spark_catalog: str | None = "delta"
+
+    def table_input(self, table: DeltaTable, database: Database, ignore: tuple[str, ...]) -> Shape:
+        assert table.location is not None  # lint requires it
+        shape = dict(delta_table_input(table, table.location))
+        shape["Parameters"] = {**managed(table.parameters, ignore), **DELTA_PARAMETERS}
+        return shape
+
+    def reads(self, table: DeltaTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
+        return Reads(delta_log=table.location)
+
+    def sink(
+        self, table: DeltaTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    ) -> PartitionSink | None:
+        return None
+
+    def changes(
+        self, table: DeltaTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
+    ) -> Iterator[Change | PartitionChanges]:
+        key = (database.name, loaded.name)
+        log = context.live.delta.get(key)
+        change = delta_change(database, table, context.live_table(*key), log, context.ignore, context.refusals)
+        if change:
+            yield allowing(change, table)
+
+    def rules(self) -> tuple[Rule, ...]:
+        return (
+            checks.table_name, checks.column_names, checks.duplicate_columns, _duplicate_entries,
+            _location_required, checks.location, _partition_columns,
+        )  # fmt: skip
+
+    def engine_features(self, table: DeltaTable) -> frozenset[str]:
+        return frozenset()
+
+
+def _model(table: LoadedTable) -> DeltaTable:
+    assert isinstance(table.model, DeltaTable)
+    return table.model
+
+
+def _duplicate_entries(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    columns = list(_model(table).partition_columns)
+    yield from checks.repeated(table, "partition_columns", columns, "this partition column")
+
+
+def _location_required(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    if not _model(table).location:
+        yield Hit(("name",), "delta-location", "a delta table needs `location`: the Delta log lives there")
+
+
+def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = _model(table)
+    names = {column.name for column in model.columns}
+    for index, name in enumerate(model.partition_columns):
+        if name not in names:
+            message = f"partition column '{name}' is not among `columns`"
+            yield Hit(("partition_columns", index), "partition-column-unknown", message)
+
+
+def delta_change(
+    database: LoadedDatabase,
+    model: DeltaTable,
+    live: Shape | None,
+    log: DeltaLog | None,
+    ignore: tuple[str, ...],
+    refusals: list[str],
+) -> Change | None:
+    from gluecat.kinds.delta.diff import creation_spec, diff_delta, log_matches
+
+    assert model.name is not None and model.location is not None  # lint requires the location
+    address = f"{database.name}.{model.name}"
+    glue = DELTA.table_input(model, database.model, ignore)
+    if log is None:
+        if live is not None:
+            refusals.append(f"{address}: registered in Glue, but there is no Delta log at {model.location}")
+            return None
+        desired = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired,
+                      live_version=ABSENT, format="delta")  # fmt: skip
+    if live is None:
+        mismatches = log_matches(model, log)
+        if mismatches:
+            refusals.append(f"{address}: the Delta log at {model.location} differs from the YAML and is never"
+                            " overwritten: " + "; ".join(mismatches))  # fmt: skip
+            return None
+        desired = {"location": model.location, "delta": {}, "glue": glue}
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT,
+                      format="delta", reason="registers the existing Delta log")  # fmt: skip
+    result = diff_delta(model, log)
+    refusals.extend(f"{address}: {reason}" for reason in result.refusals)
+    # The log holds the description; the Glue copy follows it on the next write, never forces one.
+    shown = {d.path for d in result.diffs} | {"description"}
+    glue_diffs = [d for d in hive_diffs(live, glue) if d.path not in shown]
+    if not result.ops and not glue_diffs:
+        return None
+    desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
+    findings = impact.lake_column_drops("delta", dropped_columns(result.diffs))
+    return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
+                  (*result.diffs, *glue_diffs), live_version=version_of(live), format="delta",
+                  findings=tuple(findings))  # fmt: skip
+
+
+DELTA = DeltaKind()

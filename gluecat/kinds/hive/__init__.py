@@ -1,0 +1,70 @@
+"""Hive-format tables (`format: hive`): Glue holds the table whole — columns, storage, partition
+keys, partitions, projection, partition indexes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gluecat.changes.model import Change, PartitionChanges
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.hive import rules
+from gluecat.kinds.hive.plan import hive_changes, hive_table_input, partition_sink
+from gluecat.model import CatalogConfig, Database, HiveTable
+from gluecat.model.partitions import partition_count
+from gluecat.model.table import Table
+from gluecat.project import checks
+from gluecat.project.load import LoadedDatabase, LoadedTable
+
+Shape = dict[str, Any]
+
+
+class HiveKind:
+    format = "hive"
+    model = HiveTable
+    spark_catalog: str | None = "hive"
+
+    def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:
+        return hive_table_input(table, database, ignore)
+
+    def reads(self, table: HiveTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
+        return Reads(
+            partitions=table.partitions is not None or table.partition_schema == "follow",
+            expected_partitions=partition_count(table.partitions or []),
+            partition_indexes=table.partition_indexes is not None,
+        )
+
+    def sink(
+        self, table: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    ) -> PartitionSink | None:
+        return partition_sink(table, database, live, config)
+
+    def changes(
+        self, table: HiveTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
+    ) -> Iterator[Change | PartitionChanges]:
+        live = context.live_table(database.name, loaded.name)
+        for change in hive_changes(database, loaded, table, live, context.live, context.ignore, context.config.prune):
+            if isinstance(change, Change):
+                yield allowing(change, table)
+            elif change.count:
+                yield change
+
+    def rules(self) -> tuple[Rule, ...]:
+        return (
+            checks.table_name, checks.column_names, rules.partition_key_names,
+            checks.duplicate_columns, rules.partition_key_is_column, rules.duplicate_partition_keys,
+            rules.duplicate_partitions, checks.location, rules.partition_values, rules.hive_location,
+            rules.opencsv_types, rules.trino, rules.projection, rules.partition_indexes,
+        )  # fmt: skip
+
+    def engine_features(self, table: HiveTable) -> frozenset[str]:
+        projected = table.projection is not None and table.projection.enabled
+        return frozenset({"projection"}) if projected else frozenset()
+
+
+def hive_model(table: Table) -> HiveTable | None:
+    """The table, when Spark DDL can describe it (Iceberg, Delta and views are left to their catalogs)."""
+    return table if isinstance(table, HiveTable) else None
+
+
+HIVE = HiveKind()

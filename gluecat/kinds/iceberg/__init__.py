@@ -1,0 +1,159 @@
+"""Iceberg tables (`format: iceberg`): Glue holds a pointer, the metadata file holds the table.
+Created, evolved and re-registered through pyiceberg commits, never by rewriting the pointer."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from gluecat.changes import impact
+from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.convert.locations import lake_location, slashless
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.glue_diff import ABSENT, dropped_columns
+from gluecat.model import CatalogConfig, Database, IcebergTable
+from gluecat.project import checks
+from gluecat.project.checks import Hit
+from gluecat.project.load import LoadedDatabase, LoadedTable
+
+if TYPE_CHECKING:  # pyiceberg loads only for plans that hold Iceberg tables (~0.5 s)
+    from pyiceberg.table.metadata import TableMetadata
+
+Shape = dict[str, Any]
+
+
+class IcebergKind:
+    format = "iceberg"
+    model = IcebergTable
+    spark_catalog: str | None = "iceberg"
+
+    def table_input(self, table: IcebergTable, database: Database, ignore: tuple[str, ...]) -> Shape | None:
+        return None  # pyiceberg registers the table from its metadata
+
+    def reads(self, table: IcebergTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
+        return Reads(iceberg_metadata=True, iceberg_orphan=lake_location(table, database.model, config.warehouse))
+
+    def sink(
+        self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    ) -> PartitionSink | None:
+        return None
+
+    def changes(
+        self, table: IcebergTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
+    ) -> Iterator[Change | PartitionChanges]:
+        key = (database.name, loaded.name)
+        live_table = context.live_table(*key)
+        orphan = context.live.iceberg_orphans.get(key)
+        if live_table is None and orphan:
+            yield allowing(iceberg_register(database, table, *orphan, context.refusals), table)
+            return
+        metadata = context.live.iceberg.get(key)
+        change = iceberg_change(database, table, live_table, metadata, context.config.warehouse, context.refusals)
+        if change:
+            yield allowing(change, table)
+
+    def rules(self) -> tuple[Rule, ...]:
+        return (
+            checks.table_name, checks.column_names, checks.duplicate_columns, _duplicate_entries,
+            checks.location, _partition_columns, _parameters,
+        )  # fmt: skip
+
+    def engine_features(self, table: IcebergTable) -> frozenset[str]:
+        return frozenset()
+
+
+def _model(table: LoadedTable) -> IcebergTable:
+    assert isinstance(table.model, IcebergTable)
+    return table.model
+
+
+def _duplicate_entries(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = _model(table)
+    spec: list[Hashable] = [(f.column, f.transform) for f in model.partition_spec]
+    yield from checks.repeated(table, "partition_spec", spec, "this partition field")
+    yield from checks.repeated(table, "sort_order", [f.column for f in model.sort_order], "this sort column")
+
+
+def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = _model(table)
+    names = {column.name for column in model.columns}
+    referenced: list[tuple[str, int, str]] = [
+        *(("partition_spec", i, f.column) for i, f in enumerate(model.partition_spec)),
+        *(("sort_order", i, f.column) for i, f in enumerate(model.sort_order)),
+    ]
+    for key, index, column in referenced:
+        if column not in names:
+            yield Hit((key, index, "column"), "partition-column-unknown", f"column '{column}' is not among `columns`")
+
+
+def _parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    if _model(table).parameters:
+        yield Hit(
+            ("parameters",),
+            "iceberg-parameters",
+            "an iceberg table's Glue parameters are written by Iceberg commits: use `properties`"
+            " (Iceberg table properties) instead",
+        )
+
+
+def iceberg_change(
+    database: LoadedDatabase,
+    model: IcebergTable,
+    live: Shape | None,
+    metadata: TableMetadata | None,
+    warehouse: str | None,
+    refusals: list[str],
+) -> Change | None:
+    from gluecat.backends.iceberg_meta import fingerprint as iceberg_fingerprint
+    from gluecat.kinds.iceberg.diff import creation_ops, desired_properties, diff_iceberg
+
+    assert model.name is not None
+    address = f"{database.name}.{model.name}"
+    location = lake_location(model, database.model, warehouse)
+    if live is None:
+        if location is None:
+            refusals.append(f"{address}: no location: set `location`, the catalog's `warehouse` or the database's")
+            return None
+        desired = {
+            "location": location,
+            "columns": [c.model_dump() for c in model.columns],
+            "properties": {k: v for k, v in desired_properties(model).items() if v is not None},
+            "ops": creation_ops(model),
+        }
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired,
+                      live_version=ABSENT, format="iceberg")  # fmt: skip
+    if metadata is None:
+        refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
+        return None
+    if model.location and slashless(model.location) != slashless(metadata.location):
+        refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
+    result = diff_iceberg(model, metadata)
+    refusals.extend(f"{address}: {reason}" for reason in result.refusals)
+    if not result.ops:
+        return None
+    return Change(
+        address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
+        live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
+        findings=tuple(impact.lake_column_drops("iceberg", dropped_columns(result.diffs))),
+    )  # fmt: skip
+
+
+def iceberg_register(
+    database: LoadedDatabase, model: IcebergTable, metadata_location: str, metadata: TableMetadata, refusals: list[str]
+) -> Change:
+    """Glue lost the entry, the location kept the table: register it, then commit what the YAML adds."""
+    from gluecat.kinds.iceberg.diff import diff_iceberg  # pyiceberg loads only when a plan needs it
+
+    assert model.name is not None
+    result = diff_iceberg(model, metadata)
+    refusals.extend(f"{database.name}.{model.name}: {reason}" for reason in result.refusals)
+    desired = {"metadata_location": metadata_location, "ops": result.ops}
+    return Change(
+        f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,
+        tuple(result.diffs), live_version=ABSENT, format="iceberg", drops=result.destructive,
+        reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay",
+        findings=tuple(impact.lake_column_drops("iceberg", dropped_columns(result.diffs))),
+    )  # fmt: skip
+
+
+ICEBERG = IcebergKind()

@@ -1,0 +1,113 @@
+"""Views (`format: view`): Athena's (Presto JSON in ViewOriginalText) and Spark's (SQL text)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from gluecat.changes import impact
+from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.convert.extra import VIEW_STORAGE_KEYS
+from gluecat.convert.parameters import diffed, managed
+from gluecat.convert.shapes import TABLE_INPUT_KEYS
+from gluecat.convert.view import view_table_input
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.glue_diff import (
+    ABSENT,
+    carry_over,
+    column_diffs,
+    column_name,
+    extra_diffs,
+    is_column_shape,
+    merge_columns,
+    parameter_diffs,
+    scalar_diffs,
+    version_of,
+)
+from gluecat.kinds.view.view_diff import view_owned_free, view_text_diffs
+from gluecat.model import CatalogConfig, Database, ViewTable
+from gluecat.project import checks
+from gluecat.project.checks import Hit
+from gluecat.project.engine_check import view_problems
+from gluecat.project.load import LoadedDatabase, LoadedTable
+
+Shape = dict[str, Any]
+
+
+class ViewKind:
+    format = "view"
+    model = ViewTable
+    spark_catalog: str | None = "hive"  # Spark reads views through its Hive catalog
+
+    def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
+        shape: Shape = dict(view_table_input(table, database.name))
+        shape["Parameters"] = managed(shape["Parameters"], ignore)
+        return shape
+
+    def reads(self, table: ViewTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
+        return Reads()
+
+    def sink(
+        self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    ) -> PartitionSink | None:
+        return None
+
+    def changes(
+        self, table: ViewTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
+    ) -> Iterator[Change | PartitionChanges]:
+        change = view_change(database, table, context.live_table(database.name, loaded.name), context.ignore)
+        if change:
+            yield allowing(change, table)
+
+    def rules(self) -> tuple[Rule, ...]:
+        return (checks.table_name, checks.column_names, checks.duplicate_columns, checks.location, _trino)
+
+    def engine_features(self, table: ViewTable) -> frozenset[str]:
+        return frozenset({"athena-views" if table.dialect == "athena" else "spark-views"})
+
+
+def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    assert isinstance(table.model, ViewTable)
+    yield from checks.engine_hits(view_problems(table.model))
+
+
+def view_change(
+    database: LoadedDatabase, model: ViewTable, live: Shape | None, ignore: tuple[str, ...]
+) -> Change | None:
+    assert model.name is not None
+    address = f"{database.name}.{model.name}"
+    desired = VIEW.table_input(model, database.model, ignore)
+    if live is None:
+        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
+    pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
+    if model.description is not None and model.dialect != "athena":  # an Athena view's is in its JSON
+        pairs["description"] = (live.get("Description"), model.description)
+    live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
+    diffs = [
+        *scalar_diffs(pairs),
+        *view_text_diffs(model, database.name, live),
+        *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
+        *parameter_diffs(
+            "parameters", live.get("Parameters") or {}, diffed(view_owned_free(model, desired["Parameters"]))
+        ),
+        *extra_diffs(live, desired, VIEW_STORAGE_KEYS),
+    ]
+    if not diffs:
+        return None
+    merged = carry_over(live, TABLE_INPUT_KEYS, desired)
+    merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
+    if model.dialect == "athena":
+        merged.pop("Description", None)
+    live_sd = dict(live.get("StorageDescriptor") or {})
+    live_sd["Columns"] = merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])
+    live_sd.update({k: v for k, v in desired["StorageDescriptor"].items() if k in VIEW_STORAGE_KEYS})
+    merged["StorageDescriptor"] = live_sd
+    findings = [
+        *impact.view_definition(d.path for d in diffs if d.path in impact.VIEW_DEFINITION),
+        *impact.view_columns(column_name(d.path) for d in diffs if is_column_shape(d)),
+    ] or [impact.METADATA_ONLY]
+    return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
+                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
+
+
+VIEW = ViewKind()
