@@ -10,8 +10,8 @@ from pathlib import Path
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
 from gluecat.adopt.yamlout import dump, model_data
+from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import Shape
 from gluecat.convert.database import database_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.errors import GluecatError
@@ -82,11 +82,11 @@ def import_catalog(
     refs = references or References({})
     result = ImportResult()
     files: dict[Path, str] = {}
-    live_databases = connection.glue.databases()
+    live_databases = connection.catalog.databases()
     selection.check_databases(db["Name"] for db in live_databases)
     databases = [db for db in live_databases if selection.database(db["Name"])]
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        listings = list(pool.map(lambda db: connection.glue.tables(db["Name"]), databases))
+        listings = list(pool.map(lambda db: connection.catalog.tables(db["Name"]), databases))
     selection.check_tables(
         {db["Name"]: [t["Name"] for t in tables] for db, tables in zip(databases, listings, strict=True)}
     )

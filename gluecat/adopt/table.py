@@ -12,8 +12,8 @@ from pydantic import ValidationError
 
 from gluecat.adopt.partition_fold import fold_partitions
 from gluecat.adopt.yamlout import model_data
+from gluecat.backends.base import Catalog, Shape
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import Glue, Shape
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, live_sort, live_spec
 from gluecat.backends.iceberg_types import type_text
 from gluecat.convert.delta import DELTA_PARAMETERS
@@ -86,7 +86,7 @@ def _as_modelled(
     table = hive_table_from_glue(live)
     # Only a partitioned table can hold indexes; one without any leaves the key out (and unmanaged).
     indexes = (
-        indexes_from_glue(connection.glue.partition_indexes(database.name, live["Name"]))
+        indexes_from_glue(connection.catalog.partition_indexes(database.name, live["Name"]))
         if table.partition_keys
         else []
     )
@@ -102,7 +102,7 @@ def _as_modelled(
         data["table_type"] = None
     if with_partitions and table.partition_keys and not _projected(data):
         keys = [k.name for k in table.partition_keys]
-        data["partitions"] = _partitions(connection.glue, database.name, live, keys, ignore)
+        data["partitions"] = _partitions(connection.catalog, database.name, live, keys, ignore)
     return data
 
 
@@ -118,9 +118,9 @@ def _projected(data: dict[str, Any]) -> bool:
 
 
 def _partitions(
-    glue: Glue, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
+    catalog: Catalog, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
 ) -> list[dict[str, Any]]:
-    found = glue.partitions(database, live["Name"], expected=10_000)
+    found = catalog.partitions(database, live["Name"], expected=10_000)
     template = live.get("StorageDescriptor") or {}
     described = [
         (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_from_glue(p, template, ignore))

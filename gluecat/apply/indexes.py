@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from gluecat.backends.glue import Glue
+from gluecat.backends.base import Catalog
 from gluecat.changes.model import Action, Change
 from gluecat.errors import LiveStateError
 from gluecat.kinds.glue_diff import ABSENT
@@ -33,11 +33,11 @@ def in_order(changes: Iterable[Change]) -> list[Change]:
     return sorted(changes, key=lambda change: _ORDER[change.action])
 
 
-def live_version(glue: Glue, database: str, table: str) -> str:
+def live_version(catalog: Catalog, database: str, table: str) -> str:
     """What a saved plan recorded for the table's indexes (ABSENT once the table is gone)."""
-    if glue.table(database, table) is None:
+    if catalog.table(database, table) is None:
         return ABSENT
-    return indexes_fingerprint(glue.partition_indexes(database, table))
+    return indexes_fingerprint(catalog.partition_indexes(database, table))
 
 
 class Waiter:
@@ -45,12 +45,12 @@ class Waiter:
 
     def __init__(
         self,
-        glue: Glue,
+        catalog: Catalog,
         note: Callable[[str], None],
         stop: threading.Event,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._glue = glue
+        self._catalog = catalog
         self._note = note
         self._stop = stop
         self._clock = clock
@@ -84,24 +84,24 @@ class Waiter:
             pause = min(pause * 2, LAST_POLL)
 
     def _status(self, database: str, table: str, name: str) -> tuple[str | None, Mapping[str, Any]]:
-        for descriptor in self._glue.partition_indexes(database, table):
+        for descriptor in self._catalog.partition_indexes(database, table):
             if descriptor.get("IndexName") == name:
                 return descriptor.get("IndexStatus"), descriptor
         return None, {}
 
 
-def apply_index_change(glue: Glue, change: Change, waiter: Waiter) -> str:
+def apply_index_change(catalog: Catalog, change: Change, waiter: Waiter) -> str:
     """Carry out one index change; what it did, for the apply summary (an interrupted replace has
     only deleted: the next apply creates the index again)."""
     assert change.table is not None and change.desired is not None
     name = str(change.desired["IndexName"])
     if change.action in (Action.DELETE, Action.REPLACE):
-        glue.delete_partition_index(change.database, change.table, name)
+        catalog.delete_partition_index(change.database, change.table, name)
         # A name is free again only once Glue has dropped it.
         if not waiter.until(change, name, None) and change.action is Action.REPLACE:
             return "indexes deleted"
     if change.action in (Action.CREATE, Action.REPLACE):
-        glue.create_partition_index(change.database, change.table, change.desired)
+        catalog.create_partition_index(change.database, change.table, change.desired)
         waiter.until(change, name, "ACTIVE")
     return f"indexes {change.action.past}"
 

@@ -14,8 +14,8 @@ from typing import Any, Protocol
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
 from gluecat.apply.partition_schema import follow_entries
+from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import EntryError, Glue
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.changes.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 from gluecat.convert.partition_index import split_indexes
@@ -76,14 +76,14 @@ def verify_unchanged(connection: Connection, plan: Plan, tables: bool = True) ->
 
     A saved plan checks everything. A fresh apply checks databases and partitions only
     (tables=False): UpdateTable carries the VersionId, and creates fail on what exists."""
-    glue = connection.glue
+    catalog = connection.catalog
     stale = [
         change.address
         for change in plan.changes
         if (tables or change.kind == "database") and _live_version(connection, change) != change.live_version
     ]
     for group in plan.partitions:
-        stale += _stale_partitions(glue, group)
+        stale += _stale_partitions(catalog, group)
     if stale:
         shown = ", ".join(stale[:10]) + ("…" if len(stale) > 10 else "")
         raise ConflictError(
@@ -95,24 +95,24 @@ def _live_version(connection: Connection, change: Change) -> str | None:
     if change.kind == "database":
         if change.action is Action.CREATE:
             return change.live_version  # CreateDatabase refuses a database that appeared meanwhile
-        live = connection.glue.database(change.database)
+        live = connection.catalog.database(change.database)
         return ABSENT if live is None else fingerprint(live)
     assert change.table is not None
     if change.kind == "index":
-        return index_version(connection.glue, change.database, change.table)
+        return index_version(connection.catalog, change.database, change.table)
     if change.format == "iceberg" and change.action is Action.UPDATE:
         return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
-    table = connection.glue.table(change.database, change.table)
+    table = connection.catalog.table(change.database, change.table)
     return ABSENT if table is None else version_of(table)
 
 
-def _stale_partitions(glue: Glue, group: PartitionChanges) -> list[str]:
+def _stale_partitions(catalog: Catalog, group: PartitionChanges) -> list[str]:
     """Partitions to update or delete that someone else changed or removed since the plan."""
     if not group.live_fingerprints:
         return []
     now = {
         tuple(p["Values"]): fingerprint(partition_input_of(p))
-        for p in glue.partitions_by_values(group.database, group.table, list(group.live_fingerprints))
+        for p in catalog.partitions_by_values(group.database, group.table, list(group.live_fingerprints))
     }
     return [group.address(v) for v, planned in group.live_fingerprints.items() if now.get(v) != planned]
 
@@ -128,7 +128,7 @@ def apply_plan(
     for change in (c for c in plan.changes if c.kind == "database"):
         if stop.is_set():
             break
-        if not _attempt(result, change.address, partial(_database, connection.glue, change), progress, stop):
+        if not _attempt(result, change.address, partial(_database, connection.catalog, change), progress, stop):
             failed_databases.add(change.database)
     tables = _table_work(plan)
     for key in [k for k in tables if k[0] in failed_databases]:
@@ -177,12 +177,12 @@ def _table(
         result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes)
         return
     if group:
-        _partitions(connection.glue, group, result, progress, stop)
-    waiter = Waiter(connection.glue, progress.note, stop)
+        _partitions(connection.catalog, group, result, progress, stop)
+    waiter = Waiter(connection.catalog, progress.note, stop)
     for index_change in in_order(work.indexes):
         if stop.is_set():
             return
-        _attempt(result, index_change.address, partial(apply_index_change, connection.glue, index_change, waiter),
+        _attempt(result, index_change.address, partial(apply_index_change, connection.catalog, index_change, waiter),
                  progress, stop)  # fmt: skip
 
 
@@ -206,18 +206,18 @@ def _attempt(
     return True
 
 
-def _database(glue: Glue, change: Change) -> str:
+def _database(catalog: Catalog, change: Change) -> str:
     assert change.desired is not None
     if change.action is Action.CREATE:
-        glue.create_database(change.desired)
+        catalog.create_database(change.desired)
     else:
-        glue.update_database(change.database, change.desired)
+        catalog.update_database(change.database, change.desired)
     return f"databases {change.action.past}"
 
 
 def _table_change(connection: Connection, change: Change) -> str:
     assert change.table is not None
-    glue = connection.glue
+    catalog = connection.catalog
     if change.format == "iceberg" and change.action is Action.REGISTER:
         assert change.desired is not None
         connection.iceberg.register(change.database, change.table, change.desired["metadata_location"])
@@ -235,15 +235,15 @@ def _table_change(connection: Connection, change: Change) -> str:
         _delta_change(connection, change)
         return f"tables {change.action.past}"
     if change.action is Action.DELETE:
-        glue.delete_table(change.database, change.table)
+        catalog.delete_table(change.database, change.table)
     elif change.action in (Action.REPLACE, Action.CREATE):
         assert change.desired is not None
         if change.action is Action.REPLACE:
-            glue.delete_table(change.database, change.table)
-        glue.create_table(change.database, *split_indexes(change.desired))
+            catalog.delete_table(change.database, change.table)
+        catalog.create_table(change.database, *split_indexes(change.desired))
     else:
         assert change.desired is not None
-        glue.update_table(change.database, change.desired, change.live_version)
+        catalog.update_table(change.database, change.desired, change.live_version)
     return f"tables {change.action.past}"
 
 
@@ -256,21 +256,21 @@ def _delta_change(connection: Connection, change: Change) -> None:
     elif delta:
         connection.delta.alter(location, delta)
     if change.action is Action.CREATE:
-        connection.glue.create_table(change.database, glue_input)
+        connection.catalog.create_table(change.database, glue_input)
     else:
-        connection.glue.update_table(change.database, glue_input, change.live_version)
+        connection.catalog.update_table(change.database, glue_input, change.live_version)
 
 
 def _partitions(
-    glue: Glue, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
+    catalog: Catalog, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
 ) -> None:
     creates = [created(group.storage, w.values, w.location, w.own) for w in group.creates]
     updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
     steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [
-        (Action.CREATE, lambda sent: glue.create_partitions(group.database, group.table, creates, sent)),
-        (Action.UPDATE, lambda sent: glue.update_partitions(group.database, group.table, updates, sent)),
-        (Action.DELETE, lambda sent: glue.delete_partitions(group.database, group.table, list(group.deletes), sent)),
-        (Action.UPDATE, lambda sent: _follow_table_schema(glue, group, sent)),
+        (Action.CREATE, lambda sent: catalog.create_partitions(group.database, group.table, creates, sent)),
+        (Action.UPDATE, lambda sent: catalog.update_partitions(group.database, group.table, updates, sent)),
+        (Action.DELETE, lambda sent: catalog.delete_partitions(group.database, group.table, list(group.deletes), sent)),
+        (Action.UPDATE, lambda sent: _follow_table_schema(catalog, group, sent)),
     ]
     for action, step in steps:
         if stop.is_set():
@@ -312,7 +312,7 @@ class _Sent:
         return not self._stop.is_set()
 
 
-def _follow_table_schema(glue: Glue, group: PartitionChanges, sent: Callable[[int], bool]) -> list[EntryError]:
+def _follow_table_schema(catalog: Catalog, group: PartitionChanges, sent: Callable[[int], bool]) -> list[EntryError]:
     """Read the partitions to bring in step now, so each keeps exactly what it holds but its schema."""
     if not group.follows:
         return []
@@ -325,5 +325,5 @@ def _follow_table_schema(glue: Glue, group: PartitionChanges, sent: Callable[[in
         with lock:
             drifted.extend(chosen)
 
-    glue.each_partition_page(group.database, group.table, len(group.follows), keep)
-    return glue.update_partitions(group.database, group.table, follow_entries(group, drifted), sent)
+    catalog.each_partition_page(group.database, group.table, len(group.follows), keep)
+    return catalog.update_partitions(group.database, group.table, follow_entries(group, drifted), sent)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import boto3
 
 from gluecat.backends import aws
+from gluecat.backends.base import Catalog
 from gluecat.backends.glue import Glue, make_session, static_credentials
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
@@ -26,10 +27,18 @@ if TYPE_CHECKING:
 
 @dataclass
 class Connection:
-    glue: Glue
+    """The catalog (`Catalog`), and the table formats' libraries reaching the same catalog and storage."""
+
+    catalog: Catalog
     session: boto3.Session
     endpoint_url: str | None
     catalog_id: str | None = None
+
+    @property
+    def glue(self) -> Glue:
+        """The Glue client itself, for what only Glue offers (pyiceberg's Glue catalog, call counts)."""
+        assert isinstance(self.catalog, Glue), "a Glue catalog"
+        return self.catalog
 
     @cached_property
     def iceberg(self) -> IcebergTables:

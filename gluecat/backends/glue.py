@@ -18,6 +18,7 @@ import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws
+from gluecat.backends.base import EntryError
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
@@ -30,15 +31,6 @@ MAX_SEGMENTS = 10
 
 T = TypeVar("T")
 Shape = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class EntryError:
-    """One entry of a batch call that Glue refused while the call itself succeeded."""
-
-    values: tuple[str, ...]
-    code: str
-    message: str
 
 
 def make_session(config: CatalogConfig) -> boto3.Session:
@@ -90,7 +82,7 @@ def segments_for(expected_partitions: int) -> int:
 
 
 class Glue:
-    """Glue calls gluecat makes, each translating AWS errors at the boundary."""
+    """The Glue Data Catalog as a `Catalog`: boto3 calls, each translating AWS errors at the boundary."""
 
     def __init__(self, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None) -> None:
         self.client = aws.client(session, "glue", endpoint_url, max_pool_connections=32)

@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
+from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import Shape
 from gluecat.kinds.base import LiveCatalog, PartitionSink, Reads
 from gluecat.kinds.registry import kind_of
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
@@ -50,7 +50,7 @@ def read_live(
     """Databases (GetDatabases pages), tables of managed databases (GetTables pages), and the
     partitions of tables that declare `partitions` or `partition_schema: follow` (GetPartitions,
     parallel segments), each page handed to the sink `sink_for` gives the table as it arrives."""
-    glue = connection.glue
+    catalog = connection.catalog
     needs = [
         Need(db, table, kind_of(table.model).reads(table.model, db, project.config))
         for db in project.databases
@@ -58,11 +58,11 @@ def read_live(
         if targets.table(db.name, table.name)
     ]
     progress("reading databases")
-    databases = {db["Name"]: db for db in glue.databases()}
+    databases = {db["Name"]: db for db in catalog.databases()}
     managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
     progress(f"reading tables of {counted(len(managed), 'database')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        listed = pool.map(lambda db: {t["Name"]: t for t in glue.tables(db.name)}, managed)
+        listed = pool.map(lambda db: {t["Name"]: t for t in catalog.tables(db.name)}, managed)
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
     wanted = [
         (need, sink)
@@ -96,7 +96,7 @@ def _partition_indexes(
     if not wanted:
         return {}
     progress(f"reading partition indexes of {counted(len(wanted), 'table')}")
-    return _read_each(lambda key: connection.glue.partition_indexes(*key), [(key, key) for key in wanted])
+    return _read_each(lambda key: connection.catalog.partition_indexes(*key), [(key, key) for key in wanted])
 
 
 def _iceberg_orphans(
@@ -112,11 +112,11 @@ def _iceberg_orphans(
 
 
 def _read_partitions(connection: Connection, need: Need, sink: PartitionSink) -> None:
-    glue, (database, table), expected = connection.glue, need.key, need.reads.expected_partitions
-    glue.each_partition_page(database, table, expected, sink.add, columns=sink.columns)
+    catalog, (database, table), expected = connection.catalog, need.key, need.reads.expected_partitions
+    catalog.each_partition_page(database, table, expected, sink.add, columns=sink.columns)
     incomplete = sink.incomplete()
     if incomplete:  # only partitions a change touches: a no-change plan makes no such call
-        sink.complete(glue.partitions_by_values(database, table, incomplete))
+        sink.complete(catalog.partitions_by_values(database, table, incomplete))
 
 
 def _delta_logs(
