@@ -60,8 +60,9 @@ def main() -> None:
     parser.add_argument("--upgrade", action="store_true", help="re-resolve the runtime lock from the newest releases")
     upgrade = parser.parse_args().upgrade
     backend = ["setuptools>=68", "wheel"]
-    if upgrade or not RUNTIME_LOCK.exists():
-        write(RUNTIME_LOCK, "gluecat's dependencies for the CI workflow", resolve([str(ROOT), *backend], {}))
+    # Kept pins stay; a dependency added since the last lock is resolved around them.
+    kept = {} if upgrade or not RUNTIME_LOCK.exists() else dict(PIN.findall(RUNTIME_LOCK.read_text()))
+    write(RUNTIME_LOCK, "gluecat's dependencies for the CI workflow", resolve([str(ROOT), *backend], kept))
     runtime_pins = dict(PIN.findall(RUNTIME_LOCK.read_text()))
     write(DEV_LOCK, "gluecat's dependencies with the dev extra, for .ci/run",
           resolve([f"{ROOT}[dev]", *backend], runtime_pins))  # fmt: skip

@@ -15,6 +15,8 @@ import boto3
 from gluecat.backends import aws
 from gluecat.backends.base import Catalog
 from gluecat.backends.glue import Glue, make_session, static_credentials
+from gluecat.backends.hive import HiveMetastore
+from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
 from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
@@ -44,7 +46,9 @@ class Connection:
     def iceberg(self) -> IcebergTables:
         from gluecat.backends.iceberg import IcebergTables
 
-        return IcebergTables(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
+        if isinstance(self.catalog, HiveMetastore):
+            return IcebergTables.on_hive(self.catalog.uri, self.catalog.version, self.session, self.endpoint_url)
+        return IcebergTables.on_glue(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
 
     @cached_property
     def delta(self) -> DeltaTables:
@@ -73,13 +77,30 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         with running_sandbox(root, config.region) as endpoint_url:
             session = sandbox_session(config.region)
             ensure_buckets(session, endpoint_url, locations or [])
+            if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
+                yield from _metastore(config, session, endpoint_url)
+                return
             glue = Glue(session, endpoint_url, config.catalog_id)
             yield Connection(glue, session, endpoint_url, config.catalog_id)
         return
     session = make_session(config)
     _remember_credentials(session)
+    if config.backend == "hive":
+        yield from _metastore(config, session, config.endpoint_url)
+        return
     glue = Glue(session, config.endpoint_url, config.catalog_id)
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
+
+
+def _metastore(config: CatalogConfig, session: boto3.Session, s3_endpoint: str | None) -> Iterator[Connection]:
+    """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live."""
+    if not config.metastore_uri:
+        raise GluecatError("backend: hive needs `metastore_uri: thrift://HOST:PORT` in catalog.yaml")
+    metastore = HiveMetastore(config.metastore_uri, config.metastore_version)
+    try:
+        yield Connection(metastore, session, s3_endpoint)
+    finally:
+        metastore.close()
 
 
 def _remember_credentials(session: boto3.Session) -> None:

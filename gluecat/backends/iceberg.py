@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import boto3
+from pyiceberg.catalog import Catalog
 from pyiceberg.catalog.glue import GlueCatalog
 from pyiceberg.exceptions import CommitFailedException, NoSuchTableError
 from pyiceberg.io import load_file_io
@@ -29,24 +30,43 @@ from gluecat.model import IcebergColumn
 from gluecat.model.hivetype import parse
 
 
+def lake_properties(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
+    """pyiceberg's S3 settings: the session's region and credentials, the endpoint, gluecat's timeouts."""
+    properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1", **iceberg_s3_timeouts()}
+    credentials = static_credentials(session)
+    if credentials:
+        properties["s3.access-key-id"] = credentials.access_key
+        properties["s3.secret-access-key"] = credentials.secret_key
+        if credentials.token:
+            properties["s3.session-token"] = credentials.token
+    if endpoint_url:
+        properties["s3.endpoint"] = endpoint_url
+    return properties
+
+
 class IcebergTables:
-    def __init__(
-        self, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
-    ) -> None:
-        properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1", **iceberg_s3_timeouts()}
-        credentials = static_credentials(session)
-        if credentials:
-            properties["s3.access-key-id"] = credentials.access_key
-            properties["s3.secret-access-key"] = credentials.secret_key
-            if credentials.token:
-                properties["s3.session-token"] = credentials.token
-        if endpoint_url:
-            properties["s3.endpoint"] = endpoint_url
+    """Iceberg tables of one catalog (pyiceberg's Glue or Hive catalog) and the storage under them."""
+
+    def __init__(self, catalog: Catalog, properties: dict[str, str], session: boto3.Session, endpoint_url: str | None):
+        self.properties = properties
+        self.catalog = catalog
+        self._s3 = aws.client(session, "s3", endpoint_url)
+
+    @classmethod
+    def on_glue(
+        cls, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
+    ) -> IcebergTables:
+        properties = lake_properties(session, endpoint_url)
         if catalog_id:
             properties["glue.id"] = catalog_id
-        self.properties = properties
-        self.catalog = GlueCatalog("gluecat", client=glue_client, **properties)
-        self._s3 = aws.client(session, "s3", endpoint_url)
+        return cls(GlueCatalog("gluecat", client=glue_client, **properties), properties, session, endpoint_url)
+
+    @classmethod
+    def on_hive(cls, uri: str, version: str | None, session: boto3.Session, endpoint_url: str | None) -> IcebergTables:
+        from gluecat.backends.iceberg_hive import hive_catalog
+
+        properties = lake_properties(session, endpoint_url)
+        return cls(hive_catalog(uri, version, properties), properties, session, endpoint_url)
 
     def existing_metadata(self, location: str) -> str | None:
         """The current metadata file an Iceberg table at `location` left behind, if any."""

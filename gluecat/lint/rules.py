@@ -30,7 +30,7 @@ class Finding:
 
 
 def lint(project: Project) -> list[Finding]:
-    findings: list[Finding] = list(_regions(project))
+    findings: list[Finding] = [*_regions(project), *_backend(project)]
     sandbox = project.config.sandbox
     for database in project.databases:
         hits = excusing(database_rules(database), database.model.lint)
@@ -60,6 +60,22 @@ def _regions(project: Project) -> Iterator[Finding]:
         problem = region_problem(region) if isinstance(region, str) else None
         if problem:
             yield Finding(project.source.position(loc), "error", "region", problem, "catalog")
+
+
+def _backend(project: Project) -> Iterator[Finding]:
+    """What a Hive Metastore cannot hold, before a plan tries (`backend: hive`)."""
+    config = project.config
+    if config.backend != "hive":
+        return
+    if not config.metastore_uri:
+        message = "backend: hive needs `metastore_uri: thrift://HOST:PORT` (here or in the environment)"
+        yield Finding(project.source.position(("backend",)), "error", "backend", message, "catalog")
+    for database in project.databases:
+        for table in database.tables:
+            if kind_of(table.model).reads(table.model, database, config).partition_indexes:
+                message = "a Hive Metastore has no partition indexes: remove `partition_indexes` (they are Glue's)"
+                position = table.source.position(("partition_indexes",))
+                yield Finding(position, "error", "backend", message, f"{database.name}.{table.name}")
 
 
 def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
@@ -103,7 +119,7 @@ def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
 # Every rule id a finding can carry: what `lint: {allow: [...]}` may name.
 RULE_IDS = frozenset(
     {
-        NAME_RULE, "lint-allow", "database-location", "s3-uri", S3_BUCKET_RULE, "duplicate-column",
+        NAME_RULE, "lint-allow", "backend", "database-location", "s3-uri", S3_BUCKET_RULE, "duplicate-column",
         "partition-key-is-column",
         "duplicate-entry", "duplicate-partition", "partition-count", "delta-location",
         "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",

@@ -1,12 +1,26 @@
-"""catalog.yaml: connection, defaults, policies and Spark settings of one Glue catalog."""
+"""catalog.yaml: connection, defaults, policies and Spark settings of one catalog (Glue or a Hive Metastore)."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal, get_args
 
-from pydantic import Field, StringConstraints
+from pydantic import AfterValidator, Field, StringConstraints
 
 from gluecat.model.base import Strict
+
+Backend = Literal["glue", "hive"]
+THRIFT_URI = re.compile(r"thrift://[^/:\s]+:[0-9]{1,5}")
+
+
+def _thrift_uri(value: str) -> str:
+    if not THRIFT_URI.fullmatch(value):
+        raise ValueError(f"'{value}' is not a metastore URI: use thrift://HOST:PORT, e.g. thrift://metastore:9083")
+    return value
+
+
+MetastoreUri = Annotated[str, AfterValidator(_thrift_uri)]
+MetastoreVersion = Literal["2.3", "3.1", "4.0"]
 
 
 class SparkSettings(Strict):
@@ -41,6 +55,11 @@ class Environment(Strict):
     external_id: str | None = Field(None, description="External id for role_arn")
     warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
     sandbox: bool | None = Field(None, description="Run against the embedded local Glue + S3")
+    backend: Backend | None = Field(None, description="The catalog this environment manages: glue or hive")
+    metastore_uri: MetastoreUri | None = Field(
+        None, description="thrift://host:port of this environment's Hive Metastore"
+    )
+    metastore_version: MetastoreVersion | None = Field(None, description="The Hive Metastore's version (2.3, 3.1, 4.0)")
     vars: dict[VarName, str] = Field(
         default_factory=dict, description="Values for ${var.NAME}, added to or overriding the catalog's vars"
     )
@@ -57,6 +76,13 @@ class CatalogConfig(Strict):
     external_id: str | None = Field(None, description="External id for role_arn")
     warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
     sandbox: bool = Field(False, description="Run against the embedded local Glue + S3")
+    backend: Backend = Field("glue", description="The catalog managed: the Glue Data Catalog, or a Hive Metastore")
+    metastore_uri: MetastoreUri | None = Field(
+        None, description="thrift://host:port of the Hive Metastore (backend: hive)"
+    )
+    metastore_version: MetastoreVersion | None = Field(
+        None, description="The Hive Metastore's version: which Hive client spark-conf configures (default 2.3)"
+    )
     prune: bool = Field(
         False,
         description="Plan deletion of live tables/partitions absent from YAML in managed databases",

@@ -15,6 +15,9 @@ from gluecat.secrets import redact
 
 def catalog_binding(project: Project, connection: Connection) -> Binding:
     config = project.config
+    if config.backend == "hive":  # a saved plan for a Metastore is bound to its URI
+        assert config.metastore_uri is not None
+        return Binding(str(project.root.resolve()), "hive-metastore", "", redact.scrub(config.metastore_uri))
     return Binding(
         root=str(project.root.resolve()),
         catalog=config.catalog_id or caller_account(connection),

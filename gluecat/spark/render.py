@@ -53,13 +53,15 @@ def glue_job(settings: SparkSettings) -> str:
     lake_formats = [f for f in settings.formats if f in ("iceberg", "delta")]
     if lake_formats:
         arguments["--datalake-formats"] = ",".join(lake_formats)
-    if "hive" in settings.formats:
+    if "hive" in settings.formats and not settings.metastore_uri:
         arguments["--enable-glue-datacatalog"] = "true"
     return json.dumps(arguments, indent=2) + "\n"
 
 
 def trino(settings: SparkSettings) -> str:
     """Catalog properties files for Trino's connectors on Glue (and its native S3 file system)."""
+    if settings.metastore_uri:
+        return _trino_on_metastore(settings, settings.metastore_uri)
     glue = []
     if settings.region:
         glue.append(f"hive.metastore.glue.region={settings.region}")
@@ -82,10 +84,30 @@ def trino(settings: SparkSettings) -> str:
         files.append(("iceberg", ["connector.name=iceberg", "iceberg.catalog.type=glue", *glue]))
     if "delta" in settings.formats:
         files.append(("delta", ["connector.name=delta_lake", "hive.metastore=glue", *glue]))
+    return _properties_files(files)
+
+
+def _trino_on_metastore(settings: SparkSettings, uri: str) -> str:
+    """The same catalogs on a Hive Metastore (`backend: hive`): its Thrift URI, S3 as configured."""
+    shared = [f"hive.metastore.uri={uri}", *_trino_s3(settings, glue=False)]
+    hive = ["connector.name=hive", "hive.metastore=thrift"]
+    if "spark-views" in settings.features:
+        hive += ["hive.hive-views.enabled=true", "hive.hive-views.run-as-invoker=true"]
+    files = []
+    if "hive" in settings.formats:
+        files.append(("hive", [*hive, *shared]))
+    if "iceberg" in settings.formats:
+        files.append(("iceberg", ["connector.name=iceberg", "iceberg.catalog.type=hive_metastore", *shared]))
+    if "delta" in settings.formats:
+        files.append(("delta", ["connector.name=delta_lake", "hive.metastore=thrift", *shared]))
+    return _properties_files(files)
+
+
+def _properties_files(files: list[tuple[str, list[str]]]) -> str:
     return "\n".join(f"# etc/catalog/{name}.properties\n" + "\n".join(lines) + "\n" for name, lines in files)
 
 
-def _trino_s3(settings: SparkSettings) -> list[str]:
+def _trino_s3(settings: SparkSettings, glue: bool = True) -> list[str]:
     """Trino's native S3 file system (Trino 470 and later have no other), at the custom Glue/S3
     endpoint (and with the sandbox's placeholder keys) when the Spark settings carry one."""
     lines = ["fs.native-s3.enabled=true"]
@@ -95,17 +117,18 @@ def _trino_s3(settings: SparkSettings) -> list[str]:
     if not endpoint:
         return lines
     lines = [
-        f"hive.metastore.glue.endpoint-url={endpoint}",
+        *([f"hive.metastore.glue.endpoint-url={endpoint}"] if glue else []),
         *lines,
         f"s3.endpoint={endpoint}",
         "s3.path-style-access=true",
     ]
     access_key, secret_key = settings.conf.get(S3A_ACCESS_KEY), settings.conf.get(S3A_SECRET_KEY)
     if access_key and secret_key:
-        lines += [
-            f"hive.metastore.glue.aws-access-key={access_key}",
-            f"hive.metastore.glue.aws-secret-key={secret_key}",
-        ]
+        if glue:
+            lines += [
+                f"hive.metastore.glue.aws-access-key={access_key}",
+                f"hive.metastore.glue.aws-secret-key={secret_key}",
+            ]
         lines += [f"s3.aws-access-key={access_key}", f"s3.aws-secret-key={secret_key}"]
     return lines
 

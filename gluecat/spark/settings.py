@@ -2,7 +2,8 @@
 
 Only what the tables need: an Iceberg GlueCatalog when there are Iceberg tables,
 the Hive-on-Glue metastore client (as EMR and Glue jobs use it) for Hive tables,
-the Delta extension and session catalog for Delta tables.
+the Delta extension and session catalog for Delta tables; with `backend: hive`,
+Spark's own Hive catalog and Iceberg's Hive catalog on the Metastore instead.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class SparkSettings:
     catalog_id: str | None = None
     iceberg_catalog: str = "glue"
     features: frozenset[str] = frozenset()  # athena-views, spark-views, projection: what readers must enable
+    metastore_uri: str | None = None  # backend: hive — the Hive Metastore every engine reads through
 
 
 def spark_line(version: str) -> str:
@@ -93,17 +95,20 @@ def spark_settings(
     if not conf["spark.jars.packages"]:
         del conf["spark.jars.packages"]
     name = config.spark.catalog_name
+    warehouse = config.warehouse or _first_location(project)
+    metastore = config.metastore_uri if config.backend == "hive" else None
     if "iceberg" in present:
-        conf.update(
-            _iceberg(name, config.warehouse or _first_location(project), config.region, config.catalog_id, endpoint)
-        )
+        conf.update(_iceberg(name, warehouse, config.region, config.catalog_id, endpoint, metastore))
     if "delta" in present:
         conf["spark.sql.catalog.spark_catalog"] = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
-    if "hive" in present:
+    if metastore:
+        conf.update(_metastore(metastore, config.metastore_version))
+    elif "hive" in present:
         conf.update(_hive(config.region, config.catalog_id, endpoint))
     if endpoint:
         conf.update(_s3a(endpoint, sandbox=config.sandbox))
-    return SparkSettings(conf, present, config.region, config.catalog_id, name, _features(tables))
+    features = _features(tables)
+    return SparkSettings(conf, present, config.region, config.catalog_id, name, features, metastore)
 
 
 def _features(tables: Sequence[Table]) -> frozenset[str]:
@@ -115,14 +120,20 @@ def _first_location(project: Project) -> str | None:
 
 
 def _iceberg(
-    name: str, warehouse: str | None, region: str | None, catalog_id: str | None, endpoint: str | None
+    name: str,
+    warehouse: str | None,
+    region: str | None,
+    catalog_id: str | None,
+    endpoint: str | None,
+    metastore: str | None,
 ) -> dict[str, str]:
     prefix = f"spark.sql.catalog.{name}"
-    conf = {
-        prefix: "org.apache.iceberg.spark.SparkCatalog",
-        f"{prefix}.catalog-impl": "org.apache.iceberg.aws.glue.GlueCatalog",
-        f"{prefix}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
-    }
+    conf = {prefix: "org.apache.iceberg.spark.SparkCatalog"}
+    if metastore:
+        conf.update({f"{prefix}.type": "hive", f"{prefix}.uri": metastore})
+    else:
+        conf[f"{prefix}.catalog-impl"] = "org.apache.iceberg.aws.glue.GlueCatalog"
+    conf[f"{prefix}.io-impl"] = "org.apache.iceberg.aws.s3.S3FileIO"
     if warehouse:
         conf[f"{prefix}.warehouse"] = warehouse
     if catalog_id:
@@ -130,7 +141,8 @@ def _iceberg(
     if region:
         conf[f"{prefix}.client.region"] = region
     if endpoint:
-        conf[f"{prefix}.glue.endpoint"] = endpoint
+        if not metastore:
+            conf[f"{prefix}.glue.endpoint"] = endpoint
         conf[f"{prefix}.s3.endpoint"] = endpoint
         conf[f"{prefix}.s3.path-style-access"] = "true"
     return conf
@@ -147,6 +159,17 @@ def _hive(region: str | None, catalog_id: str | None, endpoint: str | None) -> d
         conf["spark.hadoop.aws.region"] = region
     if endpoint:
         conf["spark.hadoop.aws.glue.endpoint"] = endpoint
+    return conf
+
+
+def _metastore(uri: str, version: str | None) -> dict[str, str]:
+    """Spark's own Hive catalog on a Hive Metastore. Spark's built-in Hive 2.3.9 client calls
+    `get_table`, which Hive 4.0 no longer serves: for 3.1 and 4.0, Spark's Hive 3.1.3 client
+    (resolved from Maven Central on first use)."""
+    conf = {"spark.sql.catalogImplementation": "hive", "spark.hadoop.hive.metastore.uris": uri}
+    if version in ("3.1", "4.0"):
+        conf["spark.sql.hive.metastore.version"] = "3.1.3"
+        conf["spark.sql.hive.metastore.jars"] = "maven"
     return conf
 
 
