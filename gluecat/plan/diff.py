@@ -13,6 +13,7 @@ from gluecat.changes import impact
 from gluecat.changes.fingerprint import fingerprint
 from gluecat.changes.model import Action, Change, PartitionChanges, Plan
 from gluecat.convert.database import database_input
+from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
 from gluecat.convert.shapes import DATABASE_INPUT_KEYS
 from gluecat.errors import PlanError
@@ -86,7 +87,9 @@ def _database_change(database: LoadedDatabase, live: Shape | None, ignore: tuple
             live_version=ABSENT,
         )
     diffs = list(scalar_diffs({"description": (live.get("Description"), desired.get("Description"))}))
-    diffs += scalar_diffs({"location": (live.get("LocationUri"), desired.get("LocationUri"))})
+    # A Hive Metastore drops a location's trailing slash, as table locations are compared too.
+    locations = (slashless(live.get("LocationUri")), slashless(desired.get("LocationUri")))
+    diffs += scalar_diffs({"location": locations})
     diffs += parameter_diffs("parameters", live.get("Parameters") or {}, desired["Parameters"])
     if not diffs:
         return None
