@@ -47,6 +47,7 @@ from gluecat.backends.hive_shapes import (
 )
 from gluecat.changes.fingerprint import fingerprint
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
+from gluecat.text.plain import one_line
 
 T = TypeVar("T")
 TABLES_PER_CALL = 100
@@ -110,7 +111,12 @@ class HiveMetastore:
         )
 
     def _translate(self, operation: str, exc: TException) -> GluecatError:
-        message = getattr(exc, "message", None) or str(exc)
+        message = one_line(getattr(exc, "message", None) or str(exc))
+        if "incompatible with the existing columns" in message:
+            message += (
+                " (Hive refuses incompatible column type changes: add a new column instead, or set"
+                " hive.metastore.disallow.incompatible.col.type.changes=false on the metastore)"
+            )
         if isinstance(exc, NoSuchObjectException):
             return _NotFound(f"{operation}: {message}")
         if isinstance(exc, AlreadyExistsException):

@@ -1,0 +1,282 @@
+"""gluecat manages real Hive Metastores (2.3.9 and 4.0.1): apply, a clean re-plan, what the metastore
+holds afterwards, real PySpark reading through it as `spark-conf` configures it, and a column added
+in YAML arriving as an alter."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from hive_metastore.ThriftHiveMetastore import Client
+from hive_metastore.ttypes import GetTableRequest
+from thrift.protocol import TBinaryProtocol
+from thrift.transport import TSocket, TTransport
+
+from tests.integration.helpers import gluecat, write_project
+from tests.metastores.conftest import LocalS3
+from tests.metastores.hms_server import HMS4, Metastore, spark_hive_ivy
+
+PARQUET_SERDE = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"
+PARQUET_INPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat"
+CSV_SERDE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"
+
+ORDERS = """\
+description: Orders
+storage: parquet
+columns:
+  - {name: order_id, type: bigint}
+  - {name: amount, type: "decimal(12,2)"}
+partition_keys:
+  - {name: dt, type: string}
+partitions:
+  - values: {dt: "2024-01-01"}
+  - values: {dt: "2024-01-02"}
+    location: s3://lake/{db}/orders/late/2024-01-02/
+"""
+CUSTOMERS = """\
+storage: csv
+columns:
+  - {name: customer_id, type: bigint}
+  - {name: email, type: string}
+"""
+EVENTS = """\
+format: iceberg
+columns:
+  - {name: event_id, type: bigint, required: true}
+  - {name: kind, type: string}
+  - {name: at, type: timestamp}
+partition_spec:
+  - {column: at, transform: day}
+"""
+
+
+def _version_tag(metastore: Metastore) -> str:
+    return metastore.version.replace(".", "")
+
+
+def _project(root: Path, metastore: Metastore, s3: LocalS3, db: str, orders: str = ORDERS) -> Path:
+    version = "4.0" if metastore.version == HMS4 else "2.3"
+    catalog = f"backend: hive\nmetastore_uri: {metastore.uri}\nmetastore_version: '{version}'\n"
+    files = {
+        f"{db}/database.yaml": f"location: s3://lake/{db}/\n",
+        f"{db}/tables/orders.yaml": orders.replace("{db}", db),
+        f"{db}/tables/customers.yaml": CUSTOMERS,
+        f"{db}/tables/events.yaml": EVENTS,
+    }
+    return write_project(root, s3.endpoint, files, catalog)
+
+
+@contextmanager
+def _thrift(metastore: Metastore) -> Iterator[Any]:
+    transport = TTransport.TBufferedTransport(TSocket.TSocket("127.0.0.1", metastore.port))
+    transport.open()
+    try:
+        yield Client(TBinaryProtocol.TBinaryProtocol(transport))
+    finally:
+        transport.close()
+
+
+def _table(metastore: Metastore, db: str, name: str) -> Any:
+    with _thrift(metastore) as client:
+        return client.get_table_req(GetTableRequest(dbName=db, tblName=name)).table
+
+
+def test_a_catalog_applies_to_the_metastore_and_plans_clean(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    db = f"gc_apply_{_version_tag(hms)}"
+    root = _project(tmp_path / "project", hms, metastores_s3, db)
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+
+    orders = _table(hms, db, "orders")
+    assert orders.tableType == "EXTERNAL_TABLE" and orders.parameters["EXTERNAL"] == "TRUE"
+    assert orders.parameters["comment"] == "Orders"
+    assert orders.sd.serdeInfo.serializationLib == PARQUET_SERDE
+    assert orders.sd.inputFormat == PARQUET_INPUT
+    assert [(c.name, c.type) for c in orders.partitionKeys] == [("dt", "string")]
+    customers = _table(hms, db, "customers")
+    assert customers.tableType == "EXTERNAL_TABLE"
+    assert customers.sd.serdeInfo.serializationLib == CSV_SERDE
+    assert customers.sd.serdeInfo.parameters["field.delim"] == ","
+    with _thrift(hms) as client:
+        partitions = client.get_partitions(db, "orders", -1)
+    locations = {tuple(p.values): p.sd.location.rstrip("/") for p in partitions}
+    assert locations == {
+        ("2024-01-01",): f"s3://lake/{db}/orders/dt=2024-01-01",
+        ("2024-01-02",): f"s3://lake/{db}/orders/late/2024-01-02",
+    }
+    events = _table(hms, db, "events")
+    assert events.parameters["table_type"].upper() == "ICEBERG"
+    assert events.parameters["metadata_location"].startswith(f"s3://lake/{db}/events/metadata/")
+
+    again = gluecat("plan", str(root))
+    assert again.exit_code == 0, again.output
+    assert "No changes" in again.output
+
+
+def test_spark_reads_through_the_metastore_and_sees_an_added_column(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    db = f"gc_spark_{_version_tag(hms)}"
+    root = _project(tmp_path / "project", hms, metastores_s3, db)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _put_parquet(metastores_s3, f"{db}/orders/dt=2024-01-01/part-0.parquet", [(1, "12.50"), (2, "3.00")])
+    created = _table(hms, db, "orders").createTime
+
+    rows = _spark(root, tmp_path, metastores_s3, f"SELECT order_id, amount, dt FROM {db}.orders ORDER BY order_id")
+    assert rows == [[1, "12.50", "2024-01-01"], [2, "3.00", "2024-01-01"]]
+
+    widened = ORDERS.replace("  - {name: amount", "  - {name: note, type: string}\n  - {name: amount")
+    _project(root, hms, metastores_s3, db, widened)
+    changed = gluecat("apply", str(root), "--auto-approve")
+    assert changed.exit_code == 0, changed.output
+    assert _table(hms, db, "orders").createTime == created  # altered in place, not re-created
+
+    columns = _spark(root, tmp_path, metastores_s3, f"DESCRIBE {db}.orders")
+    assert [c[0] for c in columns[:4]] == ["order_id", "note", "amount", "dt"]
+
+
+def _put_parquet(s3: LocalS3, key: str, rows: list[tuple[int, str]]) -> None:
+    schema = pa.schema([("order_id", pa.int64()), ("amount", pa.decimal128(12, 2))])
+    from decimal import Decimal
+
+    table = pa.table({"order_id": [r[0] for r in rows], "amount": [Decimal(r[1]) for r in rows]}, schema=schema)
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    s3.client.put_object(Bucket=s3.bucket, Key=key, Body=buffer.getvalue())
+
+
+SPARK_RUN = """
+import json, sys
+exec(open(sys.argv[1]).read())
+rows = spark.sql(sys.argv[2]).collect()
+print("ROWS " + json.dumps([[str(v) if v.__class__.__name__ == "Decimal" else v for v in r] for r in rows]))
+spark.stop()
+"""
+
+
+def _spark(root: Path, tmp: Path, s3: LocalS3, query: str) -> list[list[Any]]:
+    """The `--format pyspark` script, verbatim, in a Python of its own (one Hive client per JVM), with
+    what this machine adds as spark-defaults it overrides (local master, loopback, the Ivy cache)."""
+    script = gluecat("spark-conf", str(root), "--format", "pyspark")
+    assert script.exit_code == 0, script.output
+    work = tmp / f"spark-{abs(hash(query))}"
+    (work / "conf").mkdir(parents=True)
+    (work / "session.py").write_text(script.stdout)
+    machine = {
+        "spark.master": "local[2]",
+        "spark.driver.host": "127.0.0.1",
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.warehouse.dir": str(work / "warehouse"),
+        "spark.driver.extraJavaOptions": f"-Divy.home={spark_hive_ivy()} -Dderby.stream.error.file={work}/derby.log",
+    }
+    (work / "conf" / "spark-defaults.conf").write_text("".join(f"{k} {v}\n" for k, v in machine.items()))
+    environment = {**os.environ, "SPARK_CONF_DIR": str(work / "conf")}
+    environment.update(AWS_ACCESS_KEY_ID=s3.access_key, AWS_SECRET_ACCESS_KEY=s3.secret_key)
+    run = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SPARK_RUN), str(work / "session.py"), query],
+        capture_output=True, text=True, timeout=900, env=environment, cwd=work,
+    )  # fmt: skip
+    found = [line for line in run.stdout.splitlines() if line.startswith("ROWS ")]
+    assert run.returncode == 0 and found, run.stderr[-3000:]
+    result: list[list[Any]] = json.loads(found[0].removeprefix("ROWS "))
+    return result
+
+
+def test_an_unreachable_metastore_is_one_line(metastores_s3: LocalS3, tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    catalog = f"backend: hive\nmetastore_uri: thrift://127.0.0.1:{port}\n"
+    files = {"sales/database.yaml": "location: s3://lake/sales/\n", "sales/tables/customers.yaml": CUSTOMERS}
+    root = write_project(tmp_path / "project", metastores_s3.endpoint, files, catalog)
+    result = gluecat("plan", str(root))
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert f"cannot reach the Hive Metastore at thrift://127.0.0.1:{port}" in lines[0]
+    assert "metastore_uri" in lines[0]
+
+
+def test_a_change_the_metastore_refuses_names_the_table_and_leaves_the_rest_applied(
+    hms23: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    db = "gc_refused"
+    root = _project(tmp_path / "project", hms23, metastores_s3, db)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    # Hive 2.3 refuses an incompatible column type change (decimal -> int) unless told otherwise.
+    narrowed = ORDERS.replace('"decimal(12,2)"', "int").replace("description: Orders", "allow_breaking: test")
+    _project(root, hms23, metastores_s3, db, narrowed)
+    (root / db / "tables" / "customers.yaml").write_text(CUSTOMERS.replace("email", "mail"))
+    result = gluecat("apply", str(root), "--auto-approve")
+    assert result.exit_code == 1
+    failures = [line for line in result.output.splitlines() if line.startswith(f"failed {db}.orders: ")]
+    assert failures and "incompatible" in failures[0] and "add a new column instead" in failures[0]
+    assert "Apply finished with 1 failure (1 table updated)" in result.output
+    assert [c.name for c in _table(hms23, db, "customers").sd.cols] == ["customer_id", "mail"]
+    assert [c.type for c in _table(hms23, db, "orders").sd.cols] == ["bigint", "decimal(12,2)"]
+
+
+def test_a_catalog_moves_from_the_metastore_to_glue(hms: Metastore, metastores_s3: LocalS3, tmp_path: Path) -> None:
+    """Import from the metastore, plan and apply the same files against Glue: the same tables and
+    partitions arrive, and the next plan against Glue is clean."""
+    db = f"gc_move_{_version_tag(hms)}"
+    source = _project(tmp_path / "source", hms, metastores_s3, db)
+    assert gluecat("apply", str(source), "--auto-approve").exit_code == 0
+
+    version = "4.0" if hms.version == HMS4 else "2.3"
+    environments = f"""\
+        default_env: hms
+        environments:
+          hms: {{backend: hive, metastore_uri: "{hms.uri}", metastore_version: "{version}"}}
+          glue: {{backend: glue}}
+    """
+    moved = write_project(tmp_path / "moved", metastores_s3.endpoint, {}, textwrap.dedent(environments))
+    imported = gluecat("import", str(moved), "--database", db, "--partitions")
+    assert imported.exit_code == 0, imported.output
+    assert gluecat("plan", str(moved)).exit_code == 0  # the import re-plans clean on the metastore
+
+    applied = gluecat("apply", str(moved), "--env", "glue", "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    again = gluecat("plan", str(moved), "--env", "glue")
+    assert again.exit_code == 0 and "No changes" in again.output, again.output
+
+    glue = boto3_glue(metastores_s3)
+    tables = {t["Name"]: t for t in glue.get_tables(DatabaseName=db)["TableList"]}
+    assert sorted(tables) == ["customers", "events", "orders"]
+    assert tables["orders"]["TableType"] == "EXTERNAL_TABLE"
+    assert tables["orders"]["Description"] == "Orders"
+    serde = tables["orders"]["StorageDescriptor"]["SerdeInfo"]["SerializationLibrary"]
+    assert serde == PARQUET_SERDE
+    assert tables["events"]["Parameters"]["table_type"].upper() == "ICEBERG"
+    assert (
+        tables["events"]["Parameters"]["metadata_location"] == _table(hms, db, "events").parameters["metadata_location"]
+    )  # the same Iceberg table, registered, not a new one
+    partitions = glue.get_partitions(DatabaseName=db, TableName="orders")["Partitions"]
+    assert {tuple(p["Values"]): p["StorageDescriptor"]["Location"].rstrip("/") for p in partitions} == {
+        ("2024-01-01",): f"s3://lake/{db}/orders/dt=2024-01-01",
+        ("2024-01-02",): f"s3://lake/{db}/orders/late/2024-01-02",
+    }
+
+
+def boto3_glue(s3: LocalS3) -> Any:
+    import boto3
+
+    return boto3.client(
+        "glue", endpoint_url=s3.endpoint, region_name="us-east-1",
+        aws_access_key_id=s3.access_key, aws_secret_access_key=s3.secret_key,
+    )  # fmt: skip
