@@ -126,9 +126,8 @@ def table_from_hive(table: Table) -> Shape:
     parameters = dict(table.parameters or {})
     description = parameters.pop(DESCRIPTION, None)
     table_type = table.tableType
-    if parameters.get(EXTERNAL, "").upper() == "TRUE":
+    if parameters.get(EXTERNAL, "").upper() == "TRUE":  # kept: Athena's and Spark's Glue tables carry it too
         table_type = "EXTERNAL_TABLE"
-        del parameters[EXTERNAL]
     shape: Shape = {
         "Name": table.tableName,
         "DatabaseName": table.dbName,

@@ -280,3 +280,78 @@ def boto3_glue(s3: LocalS3) -> Any:
         "glue", endpoint_url=s3.endpoint, region_name="us-east-1",
         aws_access_key_id=s3.access_key, aws_secret_access_key=s3.secret_key,
     )  # fmt: skip
+
+
+HOSTILE_VALUES = ["a/b", "x=y", "10:30", "50%", "münchen", "sp ace", "q'uote", "hash#1", "{brace}"]
+
+
+def test_partition_values_hive_must_escape_round_trip_and_prune(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    """Values Hive escapes in partition names (/, =, :, %, quotes, braces) and non-ASCII ones are
+    created, re-planned clean, and deleted under prune by the names Hive gives them."""
+    db = f"gc_values_{_version_tag(hms)}"
+    table = "storage: parquet\ncolumns: [{name: id, type: bigint}]\npartition_keys: [{name: k, type: string}]\n"
+    listed = json.dumps(HOSTILE_VALUES, ensure_ascii=False)
+    files = {
+        f"{db}/database.yaml": f"location: s3://lake/{db}/\n",
+        f"{db}/tables/hostile.yaml": table + f"partitions:\n  - expand: {{k: {listed}}}\n",
+    }
+    catalog = f"backend: hive\nmetastore_uri: {hms.uri}\nprune: true\n"
+    root = write_project(tmp_path / "project", metastores_s3.endpoint, files, catalog)
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    with _thrift(hms) as client:
+        assert sorted(tuple(p.values) for p in client.get_partitions(db, "hostile", -1)) == sorted(
+            (v,) for v in HOSTILE_VALUES
+        )
+    again = gluecat("plan", str(root))
+    assert again.exit_code == 0 and "No changes" in again.output, again.output
+
+    kept = HOSTILE_VALUES[:2]
+    (root / db / "tables" / "hostile.yaml").write_text(
+        table + f"partitions:\n  - expand: {{k: {json.dumps(kept)}}}\n", encoding="utf-8"
+    )
+    pruned = gluecat("apply", str(root), "--auto-approve", "--allow-destroy")
+    assert pruned.exit_code == 0, pruned.output
+    with _thrift(hms) as client:
+        assert sorted(tuple(p.values) for p in client.get_partitions(db, "hostile", -1)) == sorted((v,) for v in kept)
+
+
+DELTA = """\
+format: delta
+description: Stock per warehouse
+location: s3://lake/{db}/inventory
+columns:
+  - {name: sku, type: string, comment: stock keeping unit}
+  - {name: on_hand, type: int}
+  - {name: dt, type: date}
+partition_columns: [dt]
+"""
+SPARK_VIEW = """\
+format: view
+dialect: spark
+description: orders of the day
+sql: SELECT order_id FROM {db}.orders
+columns:
+  - {name: order_id, type: bigint}
+"""
+
+
+def test_delta_tables_and_spark_views_live_in_the_metastore_too(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    db = f"gc_lake_{_version_tag(hms)}"
+    root = _project(tmp_path / "project", hms, metastores_s3, db)
+    (root / db / "tables" / "inventory.yaml").write_text(DELTA.replace("{db}", db))
+    (root / db / "tables" / "daily.yaml").write_text(SPARK_VIEW.replace("{db}", db))
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    inventory = _table(hms, db, "inventory")
+    assert inventory.parameters["spark.sql.sources.provider"] == "delta"
+    listed = metastores_s3.client.list_objects_v2(Bucket="lake", Prefix=f"{db}/inventory/_delta_log/")
+    assert listed.get("KeyCount", 0) >= 1
+    daily = _table(hms, db, "daily")
+    assert daily.tableType == "VIRTUAL_VIEW" and f"FROM {db}.orders" in daily.viewOriginalText
+    again = gluecat("plan", str(root))
+    assert again.exit_code == 0 and "No changes" in again.output, again.output
