@@ -546,23 +546,6 @@ def _resolve_spark_hive_client(ivy: Path, hadoop: str, resolved: Path) -> None:
     resolved.write_text(" ".join(packages) + "\n")
 
 
-def spark_settings(metastore: Metastore, s3_endpoint: str, access_key: str, secret_key: str) -> dict[str, str]:
-    """Spark session settings that use this metastore as Spark's Hive catalog and reach the local S3:
-    the built-in Hive 2.3.9 client for HMS 2.3.9, the Hive 3.1.3 client (resolved from Maven Central
-    into the cache) for HMS 4.0.1."""
-    settings = {
-        "spark.sql.catalogImplementation": "hive",
-        "spark.hadoop.hive.metastore.uris": metastore.uri,
-        "spark.jars": ",".join(str(jar) for jar in s3a_jars()),
-        "spark.driver.extraJavaOptions": f"-Divy.home={spark_hive_ivy()}",
-        **{f"spark.hadoop.{key}": value for key, value in s3a_settings(s3_endpoint, access_key, secret_key).items()},
-    }
-    if metastore.version == HMS4:
-        settings["spark.sql.hive.metastore.version"] = SPARK_HIVE_CLIENT
-        settings["spark.sql.hive.metastore.jars"] = "maven"
-    return settings
-
-
 def prefetch() -> list[str]:
     """Everything the metastores need before a test starts one, each fetched or made once."""
     home, template4 = hms4_home(), hms4_template()

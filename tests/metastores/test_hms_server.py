@@ -1,21 +1,12 @@
-"""The metastores the fixtures start answer the Thrift client pyiceberg bundles and serve Spark:
-external partitioned Parquet tables on the local S3 (`s3://` and `s3a://`), created, read, altered,
-locked, and read back by Spark through the metastore."""
+"""The metastores the fixtures start answer the Thrift client pyiceberg bundles: external
+partitioned Parquet tables on the local S3 (`s3://` and `s3a://`), created, read, altered and locked.
+Spark reading through them, as `spark-conf` configures it, is in test_gluecat_on_hms.py."""
 
 from __future__ import annotations
 
-import io
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
 from hive_metastore.ThriftHiveMetastore import Client
 from hive_metastore.ttypes import (
     AddPartitionsRequest,
@@ -42,7 +33,7 @@ from thrift.protocol import TBinaryProtocol
 from thrift.transport import TSocket, TTransport
 
 from tests.metastores.conftest import LocalS3
-from tests.metastores.hms_server import HMS4, Metastore, spark_settings
+from tests.metastores.hms_server import Metastore
 
 PARQUET = {
     "inputFormat": "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
@@ -190,67 +181,3 @@ def test_the_calls_pyiceberg_and_gluecat_make_work(hms: Metastore, metastores_s3
         client.unlock(UnlockRequest(lockid=lock.lockid))
         assert client.check_lock(CheckLockRequest(lockid=second.lockid)).state == LockState.ACQUIRED
         client.unlock(UnlockRequest(lockid=second.lockid))
-
-
-# Spark runs in its own process: its Hive client is fixed for the life of its JVM, and the engines
-# tests may hold a session of their own in this one.
-SPARK_JOB = """
-import json, sys, time
-from pyspark.sql import SparkSession
-job = json.loads(sys.argv[1])
-started = time.monotonic()
-builder = SparkSession.builder
-for key, value in job["conf"].items():
-    builder = builder.config(key, value)
-spark = builder.getOrCreate()
-session = time.monotonic()
-spark.sql("SHOW DATABASES").collect()  # the Hive client: resolved, loaded and connected here
-client = time.monotonic()
-for location, rows in job["writes"]:
-    spark.createDataFrame(rows, "id bigint, name string").write.mode("overwrite").parquet(location)
-rows = [list(row) for row in spark.sql(job["query"]).collect()]
-spark.stop()
-timings = {"session_seconds": round(session - started, 1), "hive_client_seconds": round(client - session, 1)}
-print("RESULT " + json.dumps({"rows": rows, **timings}))
-"""
-
-
-def run_spark(conf: dict[str, str], writes: list[Any], query: str, tmp: Path) -> dict[str, Any]:
-    machine = {
-        "spark.master": "local[2]",
-        "spark.driver.host": "127.0.0.1",
-        "spark.ui.enabled": "false",
-        "spark.sql.shuffle.partitions": "2",
-        "spark.sql.warehouse.dir": str(tmp / "spark-warehouse"),
-    }
-    job = json.dumps({"conf": machine | conf, "writes": writes, "query": query})
-    env = {k: v for k, v in os.environ.items() if k != "SPARK_CONF_DIR"}
-    done = subprocess.run(
-        [sys.executable, "-c", SPARK_JOB, job], capture_output=True, text=True, timeout=900, env=env, cwd=tmp,
-        check=False,
-    )  # fmt: skip
-    results = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
-    assert done.returncode == 0 and results, "Spark failed: " + " | ".join(done.stderr.strip().splitlines()[-15:])
-    answer: dict[str, Any] = json.loads(results[-1].removeprefix("RESULT "))
-    return answer
-
-
-def test_spark_reads_through_the_metastore_what_was_written_to_a_partition(
-    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
-) -> None:
-    database = f"spark_{tag(hms)}"
-    with connected(hms) as client:
-        make_table(client, metastores_s3, database, "clicks", ["2024-01-01", "2024-01-02"])
-    # One partition's file uploaded as any writer would; the other's written by Spark itself.
-    buffer = io.BytesIO()
-    pq.write_table(pa.table({"id": pa.array([1, 2], pa.int64()), "name": ["a", "b"]}), buffer)
-    metastores_s3.client.put_object(
-        Bucket="lake", Key=f"{database}/clicks/dt=2024-01-01/part-0.parquet", Body=buffer.getvalue()
-    )
-    writes = [[f"s3a://lake/{database}/clicks/dt=2024-01-02", [[3, "c"]]]]
-    conf = spark_settings(hms, metastores_s3.endpoint, metastores_s3.access_key, metastores_s3.secret_key)
-    answer = run_spark(conf, writes, f"SELECT id, name, dt FROM {database}.clicks ORDER BY id", tmp_path)
-    print(f"HMS {hms.version}: boot {hms.boot_seconds:.1f} s, Spark {answer}")
-    assert answer["rows"] == [[1, "a", "2024-01-01"], [2, "b", "2024-01-01"], [3, "c", "2024-01-02"]]
-    if hms.version == HMS4:
-        assert conf["spark.sql.hive.metastore.version"] == "3.1.3"
