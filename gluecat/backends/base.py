@@ -26,6 +26,14 @@ class EntryError:
     message: str
 
 
+@dataclass(frozen=True)
+class MetastoreAddress:
+    """Where a Hive Metastore answers, and its version (which clients can talk to it)."""
+
+    uri: str
+    version: str | None
+
+
 class Catalog(Protocol):
     # reads: whole listings in pages, never one call per object
 

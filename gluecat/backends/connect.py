@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 import boto3
 
 from gluecat.backends import aws
-from gluecat.backends.base import Catalog
+from gluecat.backends.base import Catalog, MetastoreAddress
 from gluecat.backends.glue import Glue, make_session, static_credentials
-from gluecat.backends.hive import HiveMetastore
 from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
@@ -35,6 +34,7 @@ class Connection:
     session: boto3.Session
     endpoint_url: str | None
     catalog_id: str | None = None
+    metastore: MetastoreAddress | None = None  # backend: hive
 
     @property
     def glue(self) -> Glue:
@@ -46,8 +46,8 @@ class Connection:
     def iceberg(self) -> IcebergTables:
         from gluecat.backends.iceberg import IcebergTables
 
-        if isinstance(self.catalog, HiveMetastore):
-            return IcebergTables.on_hive(self.catalog.uri, self.catalog.version, self.session, self.endpoint_url)
+        if self.metastore:
+            return IcebergTables.on_hive(self.metastore.uri, self.metastore.version, self.session, self.endpoint_url)
         return IcebergTables.on_glue(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
 
     @cached_property
@@ -94,11 +94,14 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
 
 def _metastore(config: CatalogConfig, session: boto3.Session, s3_endpoint: str | None) -> Iterator[Connection]:
     """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live."""
+    from gluecat.backends.hive import HiveMetastore  # Thrift and its generated client load only for a metastore
+
     if not config.metastore_uri:
         raise GluecatError("backend: hive needs `metastore_uri: thrift://HOST:PORT` in catalog.yaml")
-    metastore = HiveMetastore(config.metastore_uri, config.metastore_version)
+    address = MetastoreAddress(config.metastore_uri, config.metastore_version)
+    metastore = HiveMetastore(address.uri, address.version)
     try:
-        yield Connection(metastore, session, s3_endpoint)
+        yield Connection(metastore, session, s3_endpoint, metastore=address)
     finally:
         metastore.close()
 
