@@ -12,6 +12,7 @@ from gluecat.errors import SpecError, SpecErrors
 from gluecat.lint.rules import Finding, lint
 from gluecat.plan.diff import build_plan, partition_sinks
 from gluecat.plan.live import read_live
+from gluecat.plan.metastore_types import metastore_note
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.load import Project, load_project
 from gluecat.project.targets import Targets
@@ -48,5 +49,6 @@ def make_plan(project: Project, connection: Connection, targets: Targets, progre
         live = read_live(connection, project, targets, progress, partition_sinks(project))
         plan = build_plan(project, live, targets)
     plan = replace(plan, env=project.env)
-    note = targets.note()
-    return replace(plan, notes=(note, *plan.notes)) if note else plan
+    refused = metastore_note(plan) if project.config.backend == "hive" else None
+    notes = [note for note in (targets.note(), *plan.notes, refused) if note]
+    return replace(plan, notes=tuple(notes))

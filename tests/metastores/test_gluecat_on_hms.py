@@ -222,6 +222,9 @@ def test_a_change_the_metastore_refuses_names_the_table_and_leaves_the_rest_appl
     narrowed = ORDERS.replace('"decimal(12,2)"', "int").replace("description: Orders", "allow_breaking: test")
     _project(root, hms23, metastores_s3, db, narrowed)
     (root / db / "tables" / "customers.yaml").write_text(CUSTOMERS.replace("email", "mail"))
+    planned = gluecat("plan", str(root))
+    assert "a Hive Metastore refuses these column type changes" in planned.output
+    assert f"{db}.orders: amount decimal(12,2) -> int" in planned.output
     result = gluecat("apply", str(root), "--auto-approve")
     assert result.exit_code == 1
     failures = [line for line in result.output.splitlines() if line.startswith(f"failed {db}.orders: ")]

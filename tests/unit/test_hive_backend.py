@@ -21,6 +21,7 @@ from gluecat.backends.hive_shapes import (
 from gluecat.cli import app
 from gluecat.kinds.registry import desired_table_input
 from gluecat.model import Database, HiveTable
+from gluecat.plan.metastore_types import compatible
 from tests.unit.test_validate import make_project
 
 DATABASE = Database(name="sales", location="s3://lake/sales/")
@@ -144,3 +145,22 @@ def test_partition_indexes_are_refused_on_a_metastore(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["validate", str(root)])
     assert result.exit_code == 1
     assert "orders.yaml:4" in result.output and "no partition indexes" in result.output
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "allowed"),
+    [
+        ("int", "bigint", True),
+        ("bigint", "int", False),
+        ("decimal(12,2)", "int", False),
+        ("int", "decimal(10,2)", True),
+        ("decimal(10,2)", "decimal(12,4)", True),
+        ("string", "varchar(10)", True),
+        ("date", "string", True),
+        ("string", "int", False),
+        ("double", "float", False),
+        ("array<int>", "array<bigint>", False),
+    ],
+)
+def test_the_metastore_s_column_type_rule(old: str, new: str, allowed: bool) -> None:
+    assert compatible(old, new) is allowed
