@@ -9,6 +9,8 @@ with the one the plan read before it writes.
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 import time
 from collections import Counter
@@ -53,9 +55,17 @@ T = TypeVar("T")
 TABLES_PER_CALL = 100
 PARTITIONS_PER_CALL = 1000
 BATCH_WRITE = 100
+METASTORE_TIMEOUT = 180.0
 ATTEMPTS = 4  # connection failures are retried with backoff: 0.5 s, 1 s, 2 s
 # Column statistics are not gluecat's to compute: an alter must not make the Metastore list S3.
 NO_STATS = EnvironmentContext(properties={"DO_NOT_UPDATE_STATS": "true"})
+
+
+def metastore_timeout() -> float:
+    """Seconds a call may take. A metastore creates each new table's and partition's directory on
+    S3 before it answers (100 partitions: many seconds), so the default is longer than for a Glue
+    call; GLUECAT_READ_TIMEOUT, when set, decides."""
+    return aws.read_timeout() if os.environ.get(aws.READ_TIMEOUT_VARIABLE) else METASTORE_TIMEOUT
 
 
 class HiveMetastore:
@@ -80,7 +90,7 @@ class HiveMetastore:
         client: Client | None = getattr(self._local, "client", None)
         if client is None:
             socket = TSocket.TSocket(self._host, self._port)
-            socket.setTimeout(aws.read_timeout() * 1000)
+            socket.setTimeout(metastore_timeout() * 1000)
             transport = TTransport.TBufferedTransport(socket)
             transport.open()
             with self._lock:
@@ -90,13 +100,27 @@ class HiveMetastore:
         return client
 
     def _call(self, operation: str, *arguments: Any) -> Any:
-        """`operation` on the Thrift client, connection failures retried with backoff."""
+        """`operation` on the Thrift client. A connection that cannot be opened is retried with
+        backoff; a call that was sent and got no answer is retried only when it reads: a write
+        may have been applied, and is never sent twice blind."""
         for attempt in range(ATTEMPTS):
             try:
+                client = self._client()
+            except TTransport.TTransportException as exc:
+                if attempt == ATTEMPTS - 1:
+                    raise UnreachableError(self._unreachable(exc)) from exc
+                time.sleep(0.5 * 2**attempt)
+                continue
+            try:
                 self.calls[operation] += 1
-                return getattr(self._client(), operation)(*arguments)
+                return getattr(client, operation)(*arguments)
             except TTransport.TTransportException as exc:
                 self._local.client = None  # a broken connection is never reused
+                if not operation.startswith("get_"):
+                    raise _Unanswered(
+                        f"the Hive Metastore at {self.uri} did not answer {operation} ({exc}): it may have"
+                        " been applied; run plan to see what is left"
+                    ) from exc
                 if attempt == ATTEMPTS - 1:
                     raise UnreachableError(self._unreachable(exc)) from exc
                 time.sleep(0.5 * 2**attempt)
@@ -111,7 +135,7 @@ class HiveMetastore:
         )
 
     def _translate(self, operation: str, exc: TException) -> GluecatError:
-        message = one_line(getattr(exc, "message", None) or str(exc))
+        message = _short(one_line(getattr(exc, "message", None) or str(exc)))
         if "incompatible with the existing columns" in message:
             message += (
                 " (Hive refuses incompatible column type changes: add a new column instead, or set"
@@ -228,7 +252,11 @@ class HiveMetastore:
         def send(batch: Sequence[Shape]) -> None:
             parts = [partition_to_hive(database, table, p) for p in batch]
             request = AddPartitionsRequest(dbName=database, tblName=table, parts=parts, ifNotExists=False)
-            self._call("add_partitions_req", request)
+            try:
+                self._call("add_partitions_req", request)
+            except _Unanswered:  # sent again as "if not exists": what the first attempt made stays
+                request.ifNotExists = True
+                self._call("add_partitions_req", request)
 
         return self._batches(inputs, send, progress)
 
@@ -275,6 +303,25 @@ class HiveMetastore:
 
 class _NotFound(LiveStateError):
     pass
+
+
+class _Unanswered(LiveStateError):
+    pass
+
+
+def _short(message: str) -> str:
+    """A Thrift object the metastore quotes whole, cut to what names it:
+    `Partition already exists: Partition(values:[1], dbName:..., sd:...)` -> `... Partition(values:[1])`."""
+    match = re.search(r"(Partition|Table)\((values:\[[^\]]*\]|tableName:[^,)]*)", message)
+    if not match:
+        return message
+    depth, end = 0, len(message)
+    for index in range(match.start(1) + len(match.group(1)), len(message)):
+        depth += {"(": 1, ")": -1}.get(message[index], 0)
+        if depth == 0:
+            end = index + 1
+            break
+    return f"{message[: match.start()]}{match.group(1)}({match.group(2)}){message[end:]}"
 
 
 def _values_of(entry: Shape) -> tuple[str, ...]:

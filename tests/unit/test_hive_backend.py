@@ -164,3 +164,11 @@ def test_partition_indexes_are_refused_on_a_metastore(tmp_path: Path) -> None:
 )
 def test_the_metastore_s_column_type_rule(old: str, new: str, allowed: bool) -> None:
     assert compatible(old, new) is allowed
+
+
+def test_a_metastore_message_quoting_a_whole_object_keeps_what_names_it() -> None:
+    from gluecat.backends.hive import _short
+
+    quoted = "Partition already exists: Partition(values:[1], dbName:b, sd:StorageDescriptor(cols:[]), parameters:{})"
+    assert _short(quoted) == "Partition already exists: Partition(values:[1])"
+    assert _short("Table(tableName:t, sd:SD(a:(b))) already exists") == "Table(tableName:t) already exists"
