@@ -358,3 +358,48 @@ def test_delta_tables_and_spark_views_live_in_the_metastore_too(
     assert daily.tableType == "VIRTUAL_VIEW" and f"FROM {db}.orders" in daily.viewOriginalText
     again = gluecat("plan", str(root))
     assert again.exit_code == 0 and "No changes" in again.output, again.output
+
+
+GOTCHAS = """\
+description: "Bestellungen — Übersicht ✓ 注文"
+storage: parquet
+location: s3a://lake/{db}/gotchas/
+parameters: {empty: "", quote: "it's", classification: parquet}
+columns:
+  - {name: amount, type: "decimal(38,9)", comment: "Betrag in €"}
+  - {name: at, type: timestamp}
+  - {name: tags, type: "map<string,array<struct<k:string,v:decimal(10,2)>>>"}
+  - {name: bare, type: string}
+partition_keys:
+  - {name: day, type: date}
+partitions:
+  - values: {day: "2024-02-29"}
+"""
+
+
+def test_encodings_precision_nested_types_and_schemes_round_trip(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    """What differs between catalogs and metastore versions, each held: non-ASCII text, an empty
+    parameter, decimal(38,9), timestamps, nested types, a column without a comment, an s3a:// location."""
+    db = f"gc_gotchas_{_version_tag(hms)}"
+    files = {
+        f"{db}/database.yaml": f"location: s3://lake/{db}/\n",
+        f"{db}/tables/gotchas.yaml": GOTCHAS.replace("{db}", db),
+    }
+    catalog = f"backend: hive\nmetastore_uri: {hms.uri}\n"
+    root = write_project(tmp_path / "project", metastores_s3.endpoint, files, catalog)
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    held = _table(hms, db, "gotchas")
+    assert held.parameters["comment"] == "Bestellungen — Übersicht ✓ 注文"
+    assert held.parameters["empty"] == "" and held.parameters["quote"] == "it's"
+    assert [(c.name, c.type, c.comment) for c in held.sd.cols] == [
+        ("amount", "decimal(38,9)", "Betrag in €"),
+        ("at", "timestamp", None),
+        ("tags", "map<string,array<struct<k:string,v:decimal(10,2)>>>", None),
+        ("bare", "string", None),
+    ]
+    assert held.sd.location.rstrip("/") == f"s3a://lake/{db}/gotchas"
+    again = gluecat("plan", str(root))
+    assert again.exit_code == 0 and "No changes" in again.output, again.output
