@@ -139,6 +139,7 @@ class Plan:
     targets: tuple[str, ...] = field(default_factory=tuple)
     env: str | None = None  # the catalog.yaml environment it was made in
     undeclared: tuple[str, ...] = ()  # live tables the YAML leaves out, left alone (prune is off)
+    unmanaged_databases: tuple[str, ...] = ()  # live databases the YAML leaves out (never changed)
 
     @property
     def has_changes(self) -> bool:

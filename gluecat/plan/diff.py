@@ -60,9 +60,29 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
         refusals = context.refusals
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     plan = Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
-    if not undeclared:
+    databases = () if targets.texts() else _unmanaged_databases(project, live)
+    notes = [_undeclared_note(undeclared)] if undeclared else []
+    notes += [_unmanaged_databases_note(databases)] if databases else []
+    if not notes:
         return plan
-    return dataclasses.replace(plan, notes=(_undeclared_note(undeclared),), undeclared=tuple(undeclared))
+    return dataclasses.replace(plan, notes=tuple(notes), undeclared=tuple(undeclared), unmanaged_databases=databases)
+
+
+# A metastore's own database, which every Hive Metastore (and Athena) creates: never the project's.
+DEFAULT_DATABASE = "default"
+
+
+def _unmanaged_databases(project: Project, live: LiveCatalog) -> tuple[str, ...]:
+    declared = {database.name for database in project.databases}
+    return tuple(sorted(name for name in live.databases if name not in declared and name != DEFAULT_DATABASE))
+
+
+def _unmanaged_databases_note(names: tuple[str, ...]) -> str:
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"{len(names)} live database{'s' if len(names) != 1 else ''} not in the YAML, left alone: {shown};"
+        " `gluecat import --database NAME` writes one"
+    )
 
 
 def _undeclared_note(names: list[str]) -> str:

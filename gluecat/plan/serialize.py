@@ -30,6 +30,8 @@ def to_json(plan: Plan) -> dict[str, Any]:
         "destructive": plan.destructive,
         "impact": plan.impact.value,
         "notes": list(plan.notes),
+        # What the live catalog holds beyond the YAML: never a change, shown so it is not nowhere.
+        "unmanaged": {"databases": list(plan.unmanaged_databases), "tables": list(plan.undeclared)},
         "changes": [
             {
                 "address": c.address,
@@ -122,6 +124,8 @@ def from_json(data: dict[str, Any]) -> Plan:
         tuple(data.get("notes", ())),
         targets=tuple(data.get("targets", ())),
         env=data.get("env"),
+        undeclared=tuple((data.get("unmanaged") or {}).get("tables", ())),
+        unmanaged_databases=tuple((data.get("unmanaged") or {}).get("databases", ())),
     )
 
 

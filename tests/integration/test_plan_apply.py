@@ -115,3 +115,22 @@ def test_a_live_table_the_yaml_leaves_out_is_named_not_called_a_match(
     markdown = gluecat("plan", str(root), "--format", "markdown").stdout.splitlines()
     note = next(i for i, line in enumerate(markdown) if line.startswith("> note: 1 live table"))
     assert markdown[note + 1] == "", "a line right after the quote would join it"
+
+
+def test_unmanaged_databases_and_tables_appear_in_every_format_and_never_as_changes(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = sales_project(tmp_path, server.endpoint_url)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    raw_glue.create_table(DatabaseName="sales", TableInput={"Name": "by_hand", "TableType": "EXTERNAL_TABLE"})
+    raw_glue.create_database(DatabaseInput={"Name": "scratch_by_hand"})
+    human = gluecat("plan", str(root), "--detailed-exitcode")
+    assert human.exit_code == 0, human.output  # never a change
+    assert "sales.by_hand" in human.stdout
+    assert "live database" in human.stdout and "scratch_by_hand" in human.stdout
+    plan = json.loads(gluecat("plan", str(root), "--format", "json").stdout)
+    assert "sales.by_hand" in plan["unmanaged"]["tables"]
+    assert "scratch_by_hand" in plan["unmanaged"]["databases"]
+    assert plan["changes"] == []
+    markdown = gluecat("plan", str(root), "--format", "markdown").stdout
+    assert "sales.by_hand" in markdown and "scratch_by_hand" in markdown
