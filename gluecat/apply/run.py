@@ -124,6 +124,7 @@ def apply_plan(
     calls in flight finish, and the result says what was done."""
     stop = stop or threading.Event()
     result = ApplyResult()
+    progress = _Counted(progress)
     failed_databases: set[str] = set()
     for change in (c for c in plan.changes if c.kind == "database"):
         if stop.is_set():
@@ -138,8 +139,26 @@ def apply_plan(
         work = [pool.submit(_table, connection, item, result, progress, stop) for item in tables.values()]
         for future in work:
             future.result()
-    result.interrupted = stop.is_set() and not result.unreachable
+    # A signal that came once every step had been attempted interrupted nothing.
+    result.interrupted = stop.is_set() and not result.unreachable and progress.units < work_units(plan)
     return result
+
+
+class _Counted:
+    """The progress sink, counting the units of work attempted."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.units = 0
+        self._progress = progress
+        self._lock = threading.Lock()
+
+    def advance(self, units: int) -> None:
+        with self._lock:
+            self.units += units
+        self._progress.advance(units)
+
+    def note(self, message: str) -> None:
+        self._progress.note(message)
 
 
 @dataclass

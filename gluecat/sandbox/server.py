@@ -81,6 +81,9 @@ class LocalGlue:
             text=True,
             pass_fds=self._inherit_fds,
             env=_server_environment(),
+            # Its own session: a signal to the command's process group (Ctrl-C, a CI runner's or
+            # `timeout`'s SIGTERM) is the command's to handle; it stops its server when done.
+            start_new_session=True,
         )
         assert self._process.stdout is not None
         line = self._process.stdout.readline()

@@ -207,3 +207,68 @@ def test_apply_stops_sending_once_glue_stops_answering(tmp_path: Path) -> None:
     # One failure for the table whose batch met the dead endpoint, not one per remaining batch.
     failed = [line for line in err.splitlines() if line.startswith("failed")]
     assert 1 <= len(failed) <= 2, err
+
+
+def test_sigterm_to_the_whole_process_group_stops_a_sandbox_apply_and_reports_it_rightly(tmp_path: Path) -> None:
+    """What CI runners and `timeout` do: SIGTERM to every process of the job. The sandbox's server
+    is not the job's to stop: gluecat stops sending, saves the sandbox, and reports what landed."""
+    root = tmp_path / "project"
+    (root / "sales" / "tables").mkdir(parents=True)
+    (root / "catalog.yaml").write_text("region: us-east-1\nsandbox: true\n")
+    (root / "sales" / "database.yaml").write_text("location: s3://lake/sales/\n")
+    (root / "sales" / "tables" / "big.yaml").write_text(BIG)
+    process = _gluecat_process("apply", str(root), "--auto-approve", start_new_session=True)
+    assert process.stderr is not None
+    deadline = time.monotonic() + 180
+    seen = ""
+    while "applying:" not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 1)
+        if ready:
+            seen += process.stderr.readline()
+    assert "applying:" in seen, seen
+    os.killpg(process.pid, signal.SIGTERM)
+    out, err = process.communicate(timeout=180)
+    assert process.returncode == 130, out + err
+    assert "Interrupted:" in out, out
+    assert "stopped answering" not in out + err and "could not save" not in out + err
+    created = int(out.split("Interrupted:")[1].split("partitions created")[0].split()[-1].replace(",", ""))
+    replan = gluecat("plan", str(root), "--format", "json")
+    import json
+
+    remaining = sum(len(group["create"]) for group in json.loads(replan.stdout)["partitions"])
+    assert remaining == 17_100 - created  # the report says exactly what landed, and the sandbox kept it
+
+
+def test_a_signal_after_the_last_step_interrupted_nothing(tmp_path: Path, server: LocalGlue) -> None:
+    """SIGTERM that lands once every change was made: apply says it is complete, not to re-run."""
+    import threading
+
+    from gluecat.apply.run import apply_plan, work_units
+    from gluecat.backends.connect import connect
+    from gluecat.plan.planner import make_plan
+    from gluecat.project.load import load_project
+    from gluecat.project.targets import Targets
+
+    root = sales_project(tmp_path, server.endpoint_url)
+    project = load_project(root)
+    stop = threading.Event()
+
+    class SignalAtTheEnd:
+        def __init__(self, total: int) -> None:
+            self.left = total
+
+        def advance(self, units: int) -> None:
+            self.left -= units
+            if self.left <= 0:
+                stop.set()  # as the handler does when the signal arrives
+
+        def note(self, message: str) -> None:
+            pass
+
+    with connect(project) as connection:
+        plan = make_plan(project, connection, Targets(), lambda _: None)
+        result = apply_plan(connection, plan, SignalAtTheEnd(work_units(plan)), stop)
+        assert stop.is_set() and result.ok and not result.interrupted
+        stop.clear()
+        early = make_plan(project, connection, Targets(), lambda _: None)
+    assert not early.has_changes
