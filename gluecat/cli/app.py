@@ -252,3 +252,6 @@ def environments(
     from gluecat.cli.environments import environments_command
 
     run(lambda: environments_command(root, as_json))
+
+
+from gluecat.cli import init as _init  # noqa: E402, F401  (its module registers `gluecat init` on this app)
