@@ -6,7 +6,9 @@ from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from gluecat.adopt.compare import Reading, database_difference, read_database, table_difference
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
 from gluecat.adopt.yamlout import dump, model_data
@@ -23,14 +25,51 @@ READ_WORKERS = 8
 NAME_MAX = 255  # bytes in one file or directory name, on the file systems a repository lives on
 
 
+@dataclass(frozen=True)
+class Differing:
+    """A file whose meaning differs from what import would write, and the first field that does."""
+
+    path: Path
+    why: str
+
+
+@dataclass
+class Files:
+    """What became of one kind of file (table files, database files): each is in exactly one list."""
+
+    written: list[Path] = field(default_factory=list)  # new, or overwritten with --force
+    unchanged: list[Path] = field(default_factory=list)  # already meant what import would write
+    kept: list[Differing] = field(default_factory=list)  # differs, and --force was not given
+    unwritable: list[Path] = field(default_factory=list)  # the file system refused it (named in `failed`)
+    overwritten: list[Differing] = field(default_factory=list)  # also in `written`: what --force replaced
+
+
 @dataclass
 class ImportResult:
-    written: list[Path] = field(default_factory=list)
-    unchanged: list[Path] = field(default_factory=list)
-    refused: list[Path] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)  # skipped databases and tables, each with why
+    table_files: Files = field(default_factory=Files)
+    database_files: Files = field(default_factory=Files)
+    failed: list[str] = field(default_factory=list)  # skipped databases and tables, unwritable files, each with why
     notes: list[str] = field(default_factory=list)  # imported, with something a reviewer should know
-    tables: int = 0
+    tables: int = 0  # tables imported: one table file each
+    skipped_databases: int = 0
+    skipped_tables: int = 0  # not counting those of a skipped database
+
+    @property
+    def kept(self) -> list[Differing]:
+        return sorted([*self.database_files.kept, *self.table_files.kept], key=lambda kept: kept.path)
+
+    @property
+    def overwritten(self) -> list[Differing]:
+        return sorted([*self.database_files.overwritten, *self.table_files.overwritten], key=lambda over: over.path)
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A file import would write: its text, and the data its meaning is compared by."""
+
+    text: str
+    data: dict[str, Any]  # as Glue holds it: what the text means once its references are resolved
+    database: Database | None  # a table file's database (default locations); None: a database.yaml
 
 
 @dataclass(frozen=True)
@@ -75,13 +114,17 @@ def import_catalog(
     ignore: tuple[str, ...],
     force: bool,
     references: References | None = None,
+    warehouse: str | None = None,
 ) -> ImportResult:
     """Every selected database and table that can be a file is written; the others are named with why.
 
-    `references` puts `${var.…}`/`${env.…}` where an environment's values would be (none: no vars)."""
+    `references` puts `${var.…}`/`${env.…}` where an environment's values would be (none: no vars).
+    A file already there is compared by meaning, read as a plan reads it (`warehouse` places Iceberg
+    tables left to their default location): one that means the same is left as it is."""
     refs = references or References({})
+    reading = Reading(refs.variables, warehouse, ignore, selection.partitions)
     result = ImportResult()
-    files: dict[Path, str] = {}
+    files: dict[Path, _Planned] = {}
     live_databases = connection.catalog.databases()
     selection.check_databases(db["Name"] for db in live_databases)
     databases = [db for db in live_databases if selection.database(db["Name"])]
@@ -95,22 +138,38 @@ def import_catalog(
             database = _database(live_db, ignore)
         except MODEL_ERRORS as exc:
             result.failed.append(f"{live_db['Name']}: {reason_of(exc)} (its {len(tables)} tables were not imported)")
+            result.skipped_databases += 1
             continue
         if database.lint:
             result.notes.append(f"{database.name}: adopted with lint exceptions ({', '.join(database.lint.allow)})")
         directory = root / database.name
-        files[directory / "database.yaml"] = dump(refs.apply(model_data(database), database.name), HEADER)
+        data = model_data(database)
+        files[directory / "database.yaml"] = _Planned(dump(refs.apply(data, database.name), HEADER), data, None)
+        placed = _placing(directory / "database.yaml", database, reading)
         for live_table in tables:
             if selection.table(database.name, live_table["Name"]):
                 options = (ignore, selection.partitions)
-                written = _import_table(connection, database, live_table, options, refs, result)
-                files.update({directory / "tables" / f"{live_table['Name']}.yaml": written} if written else {})
-    for path, text in files.items():
+                table = _import_table(connection, database, live_table, options, result)
+                if table is not None:
+                    text = dump(refs.apply(table, f"{database.name}.{live_table['Name']}"), HEADER)
+                    files[directory / "tables" / f"{live_table['Name']}.yaml"] = _Planned(text, table, placed)
+    for path, planned in files.items():
+        outcome = result.database_files if planned.database is None else result.table_files
         try:
-            _write(path, text, force, result)
+            _write(path, planned, force, reading, outcome)
         except OSError as exc:  # a file system that refuses the name or the write: the other files still are
+            outcome.unwritable.append(path)
             result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
     return result
+
+
+def _placing(path: Path, imported: Database, reading: Reading) -> Database:
+    """The database a table file's default location is under, as a plan places it: the project's
+    database.yaml when it loads, else the database import writes."""
+    if not path.is_file():
+        return imported
+    existing = read_database(path, reading)
+    return existing if isinstance(existing, Database) else imported
 
 
 def _database(live: Shape, ignore: tuple[str, ...]) -> Database:
@@ -126,20 +185,21 @@ def _import_table(
     database: Database,
     live: Shape,
     options: tuple[tuple[str, ...], bool],
-    refs: References,
     result: ImportResult,
-) -> str | None:
-    """The table file's text, or None when the table is skipped (and named in `result`)."""
+) -> dict[str, Any] | None:
+    """The table file's data as Glue holds it (before references), or None when the table is skipped
+    (and named in `result`)."""
     address = f"{database.name}.{live['Name']}"
     try:
         _check_file_name(live["Name"], ".yaml")
         adopted = adopt_table(connection, database, live, *options)
     except MODEL_ERRORS as exc:
         result.failed.append(f"{address}: {reason_of(exc)}")
+        result.skipped_tables += 1
         return None
     result.tables += 1
     result.notes.extend(f"{address}: {note}" for note in adopted.notes)
-    return dump(refs.apply(adopted.data, address), HEADER)
+    return adopted.data
 
 
 def _check_file_name(name: str, suffix: str = "") -> None:
@@ -154,14 +214,23 @@ def _check_file_name(name: str, suffix: str = "") -> None:
         )
 
 
-def _write(path: Path, text: str, force: bool, result: ImportResult) -> None:
+def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome: Files) -> None:
+    """Write the file unless one that means the same is there; one that differs only with `force`."""
     if path.exists():
-        if path.read_text(encoding="utf-8") == text:
-            result.unchanged.append(path)
+        if path.read_bytes() == planned.text.encode("utf-8"):
+            outcome.unchanged.append(path)
+            return
+        if planned.database is None:
+            difference = database_difference(path, planned.data, reading)
+        else:
+            difference = table_difference(path, planned.data, planned.database, reading)
+        if difference is None:
+            outcome.unchanged.append(path)
             return
         if not force:
-            result.refused.append(path)
+            outcome.kept.append(Differing(path, str(difference)))
             return
+        outcome.overwritten.append(Differing(path, str(difference)))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    result.written.append(path)
+    path.write_text(planned.text, encoding="utf-8")
+    outcome.written.append(path)

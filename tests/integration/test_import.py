@@ -128,6 +128,40 @@ def test_edited_files_are_kept_without_force(tmp_path: Path, server: LocalGlue, 
     assert "description: mine" not in edited.read_text()
 
 
+def test_the_summary_counts_files_by_kind_and_names_what_was_skipped(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    server.configure(fold_names=False)  # Glue folds names; some metastores hold them as given
+    raw_glue.create_database(DatabaseInput={"Name": "raw", "LocationUri": "s3://lake/raw/"})
+    for name in ("first", "second", "Upper"):  # 'Upper' cannot be a table file: skipped, and named
+        raw_glue.create_table(DatabaseName="raw", TableInput={**HIVE_SHAPES[3], "Name": name})
+    root = tmp_path / "imported"
+    root.mkdir()
+    (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+
+    first = gluecat("import", str(root))
+    assert first.exit_code == 1
+    assert first.stdout.endswith(
+        "Imported 2 tables: 3 files written, 0 unchanged, 0 differ, 1 skipped (1 table).\n"
+        "  2 table files: 2 written, 0 unchanged, 0 differ\n"
+        "  1 database file: 1 written, 0 unchanged, 0 differ\n"
+    ), first.stdout
+
+    edited = root / "raw" / "tables" / "second.yaml"
+    edited.write_text(edited.read_text() + "description: mine\n")
+    again = gluecat("import", str(root))
+    assert again.exit_code == 1
+    assert (
+        f"kept {edited}: it differs from the live catalog (description: 'mine' in the file, absent live)"
+        in again.stderr
+    )
+    assert again.stdout.endswith(
+        "Imported 2 tables: 0 files written, 2 unchanged, 1 differ (kept), 1 skipped (1 table).\n"
+        "  2 table files: 0 written, 1 unchanged, 1 differ\n"
+        "  1 database file: 0 written, 1 unchanged, 0 differ\n"
+    ), again.stdout
+
+
 def test_a_table_the_model_cannot_hold_is_carried_as_a_registration(
     tmp_path: Path, server: LocalGlue, raw_glue: Any
 ) -> None:
