@@ -21,6 +21,7 @@ from gluecat.plan.gate import gate_refusal
 from gluecat.plan.identity import catalog_binding
 from gluecat.plan.planner import load_checked, make_plan
 from gluecat.project.load import CATALOG_FILE, Project, load_project
+from gluecat.project.root import project_root
 from gluecat.project.targets import Targets
 from gluecat.render import human, markdown
 from gluecat.secrets import redact
@@ -77,8 +78,11 @@ def plan_command(
 
 
 def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets, env: str | None = None) -> int:
-    if path.is_file():
-        return _apply_saved(path, allow_destroy, env)
+    if path.is_file() and path.name != CATALOG_FILE:
+        return _apply_saved(path, allow_destroy, env, targets)
+    if not path.exists() and path.suffix == ".json":
+        raise GluecatError(f"no such plan file: {path} (`gluecat plan DIR --out {path}` writes one)")
+    path = project_root(path)  # before asking anything: a mistyped directory is one line
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
     project = load_checked(path, _warn, env, targets)
@@ -96,11 +100,17 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _report(_execute(connection, plan))
 
 
-def _apply_saved(path: Path, allow_destroy: bool, env: str | None) -> int:
+def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets) -> int:
     masked_plan, binding = saved.read(path)
     plan = restore_data(masked_plan)
     if env and env != plan.env:
         raise GluecatError(f"{path} was planned for environment {plan.env or '(none)'}, not {env}: plan again")
+    if targets.texts() and sorted(targets.texts()) != sorted(plan.targets):
+        planned = " ".join(f"--target {t}" for t in plan.targets) or "no --target"
+        raise GluecatError(
+            f"{path} applies as it was planned ({planned}): a saved plan cannot be narrowed; plan again"
+            f" with {' '.join(f'--target {t}' for t in targets.texts())} --out {path}"
+        )
     root = Path(binding.root)
     if not (root / CATALOG_FILE).is_file():
         raise GluecatError(

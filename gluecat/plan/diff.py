@@ -21,6 +21,7 @@ from gluecat.kinds.base import LiveCatalog, PartitionSink, PlanContext
 from gluecat.kinds.glue_diff import ABSENT, carry_over, parameter_diffs, scalar_diffs, version_of
 from gluecat.kinds.registry import kind_of
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
+from gluecat.project.root import display_name
 from gluecat.project.targets import Targets
 
 Shape = dict[str, Any]
@@ -59,7 +60,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     if context.refusals:
         refusals = context.refusals
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
-    plan = Plan(str(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
+    plan = Plan(display_name(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
     databases = () if targets.texts() else _unmanaged_databases(project, live)
     notes = [_undeclared_note(undeclared)] if undeclared else []
     notes += [_unmanaged_databases_note(databases)] if databases else []

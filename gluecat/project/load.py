@@ -18,10 +18,11 @@ from gluecat.project.best_effort import best_effort as partial_model
 from gluecat.project.environments import choose
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.interpolate import Context, interpolate, uninterpolated
+from gluecat.project.root import CATALOG_FILE as CATALOG_FILE  # re-exported: callers name it from the loader
+from gluecat.project.root import project_root
 from gluecat.project.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
 from gluecat.project.yamlparse import Loc
 
-CATALOG_FILE = "catalog.yaml"
 DATABASE_FILE = "database.yaml"
 TABLES_DIR = "tables"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -88,6 +89,7 @@ def load_partial(
     root: Path, env: str | None = None, secrets_required: bool = True
 ) -> tuple[Project | None, list[SpecError]]:
     """What loads, and every error: validate lints the files that loaded even when others did not."""
+    root = project_root(root)
     with paused_gc():
         return _load_partial(root, env, secrets_required)
 

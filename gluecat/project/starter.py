@@ -12,9 +12,8 @@ from pathlib import Path
 
 from gluecat.errors import GluecatError
 from gluecat.project import schemas
-from gluecat.project.load import DATABASE_FILE, TABLES_DIR
+from gluecat.project.load import CATALOG_FILE, DATABASE_FILE, TABLES_DIR
 
-CATALOG_FILE = "catalog.yaml"  # as the loader reads it
 SCHEMA_DIR = ".schemas"
 WORKFLOW_FILE = ".github/workflows/gluecat.yml"
 DATABASE = "sales"

@@ -75,3 +75,26 @@ def test_import_selection_that_matches_nothing(
     (target / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
     assert expected in _error_line("import", str(target), *args)
     assert not (target / "sales").exists()
+
+
+def test_a_saved_plan_is_not_narrowed_by_target_at_apply(tmp_path: Path, server: LocalGlue) -> None:
+    root = sales_project(tmp_path, server.endpoint_url)
+    out = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(out)).exit_code == 0
+    line = _error_line("apply", str(out), "--target", "sales.orders")
+    assert "applies as it was planned (no --target)" in line
+    assert f"--target sales.orders --out {out}" in line
+    narrowed = tmp_path / "orders.json"
+    assert gluecat("plan", str(root), "--target", "sales.orders", "--out", str(narrowed)).exit_code == 0
+    applied = gluecat("apply", str(narrowed), "--target", "sales.orders")
+    assert applied.exit_code == 0, applied.output
+
+
+def test_a_plan_of_dot_names_the_catalog_by_its_directory(
+    tmp_path: Path, server: LocalGlue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = sales_project(tmp_path / "shop", server.endpoint_url)
+    monkeypatch.chdir(root)
+    planned = gluecat("plan", ".", "--format", "markdown")
+    assert planned.exit_code == 0, planned.output
+    assert f"### gluecat plan for `{root.name}`" in planned.stdout
