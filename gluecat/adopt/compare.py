@@ -23,13 +23,11 @@ from pydantic import BaseModel, ValidationError
 
 from gluecat.adopt.table import reason_of
 from gluecat.adopt.yamlout import KEY_ORDER
-from gluecat.convert.locations import lake_location, partition_location, slashless, table_location
+from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
-from gluecat.convert.partitions import own_input
-from gluecat.convert.storage import resolve_storage
 from gluecat.errors import SpecError
-from gluecat.model import TABLE_MODELS, Database, DeltaTable, HiveTable, IcebergTable, ViewTable
-from gluecat.model.partitions import expand_item
+from gluecat.kinds.registry import kind_of
+from gluecat.model import TABLE_MODELS, Database
 from gluecat.model.table import Table, as_table
 from gluecat.project.interpolate import Context, interpolate
 from gluecat.project.source import read_yaml
@@ -154,52 +152,8 @@ def _table_meaning(table: Table, database: Database, reading: Reading) -> dict[s
     data = table.model_dump(mode="json", by_alias=True)
     for key in DIRECTIVES:
         data.pop(key, None)
-    if isinstance(table, HiveTable | DeltaTable | ViewTable):
-        data["parameters"] = managed(table.parameters, reading.ignore)
-    if isinstance(table, HiveTable | ViewTable):  # Glue folds top-level column names to lowercase
-        for key in ("columns", "partition_keys"):
-            data[key] = [{**column, "name": column["name"].lower()} for column in data.get(key, [])]
-    if isinstance(table, HiveTable):
-        data.update(_hive_meaning(table, database, reading))
-    elif isinstance(table, IcebergTable):
-        data["location"] = slashless(lake_location(table, database, reading.warehouse))
-    elif isinstance(table, DeltaTable | ViewTable):
-        data["location"] = slashless(table.location)
-    return data
-
-
-def _hive_meaning(table: HiveTable, database: Database, reading: Reading) -> dict[str, Any]:
-    storage = resolve_storage(table)
-    location = table_location(table, database)
-    meaning: dict[str, Any] = {
-        "location": slashless(location),
-        "storage": None,
-        "input_format": storage.input_format,
-        "output_format": storage.output_format,
-        "serde": {
-            "name": table.serde.name if table.serde else None,
-            "library": storage.serde_library,
-            "parameters": storage.serde_parameters,
-        },
-        "storage_parameters": managed(table.storage_parameters, reading.ignore),
-        "partitions": None,
-    }
-    if reading.partitions and table.partitions is not None:
-        meaning["partitions"] = _partitions(table, location)
-    return meaning
-
-
-def _partitions(table: HiveTable, location: str | None) -> dict[str, Any]:
-    """Every declared partition, by its values: where it is and what it holds of its own."""
-    keys = [key.name for key in table.partition_keys]
-    declared: dict[str, Any] = {}
-    for item in table.partitions or []:
-        own = own_input(item)
-        for values, explicit in expand_item(item, keys):
-            where = explicit if explicit is not None else location and partition_location(location, keys, values)
-            name = "/".join(f"{key}={value}" for key, value in zip(keys, values, strict=True))
-            declared.setdefault(name, {"location": slashless(where), **own})
-    return declared
+    meaning = kind_of(table).meaning(table, database, reading.warehouse, reading.ignore, reading.partitions)
+    return {**data, **meaning}
 
 
 def _first(have: Any, want: Any, path: str = "") -> Difference | None:

@@ -107,6 +107,12 @@ class Kind(Protocol[M]):
     def engine_features(self, table: M) -> frozenset[str]:
         """What an engine's configuration must enable to read it (`spark-conf --format trino`)."""
 
+    def meaning(
+        self, table: M, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
+    ) -> dict[str, Any]:
+        """What import compares beyond the file's fields as written: each resolved as a plan
+        resolves it (a default location, the storage shorthand, a column name's case)."""
+
 
 def allowing(change: Change, table: Table) -> Change:
     """The change, carrying the table's stated reason for a deliberate breaking change."""

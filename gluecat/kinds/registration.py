@@ -48,6 +48,16 @@ class RegistrationKind:
     def engine_features(self, table: RegistrationTable) -> frozenset[str]:
         return frozenset()
 
+    def meaning(
+        self,
+        table: RegistrationTable,
+        database: Database,
+        warehouse: str | None,
+        ignore: tuple[str, ...],
+        partitions: bool,
+    ) -> dict[str, Any]:
+        return {}
+
 
 def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     assert isinstance(table.model, RegistrationTable)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from gluecat.changes import impact
 from gluecat.changes.model import Action, Change, PartitionChanges
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
+from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
 from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
 from gluecat.kinds.glue_diff import ABSENT, dropped_columns, hive_diffs, merge_table_input, version_of
@@ -59,6 +60,11 @@ class DeltaKind:
 
     def engine_features(self, table: DeltaTable) -> frozenset[str]:
         return frozenset()
+
+    def meaning(
+        self, table: DeltaTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
+    ) -> dict[str, Any]:
+        return {"parameters": managed(table.parameters, ignore), "location": slashless(table.location)}
 
 
 def _model(table: LoadedTable) -> DeltaTable:

@@ -9,6 +9,7 @@ from typing import Any
 from gluecat.changes.model import Change, PartitionChanges
 from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
 from gluecat.kinds.hive import rules
+from gluecat.kinds.hive.meaning import hive_meaning
 from gluecat.kinds.hive.plan import hive_changes, hive_table_input, partition_sink
 from gluecat.model import CatalogConfig, Database, HiveTable
 from gluecat.model.partitions import partition_count
@@ -60,6 +61,11 @@ class HiveKind:
     def engine_features(self, table: HiveTable) -> frozenset[str]:
         projected = table.projection is not None and table.projection.enabled
         return frozenset({"projection"}) if projected else frozenset()
+
+    def meaning(
+        self, table: HiveTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
+    ) -> dict[str, Any]:
+        return hive_meaning(table, database, ignore, partitions)
 
 
 def hive_model(table: Table) -> HiveTable | None:

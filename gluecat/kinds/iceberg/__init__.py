@@ -61,6 +61,11 @@ class IcebergKind:
     def engine_features(self, table: IcebergTable) -> frozenset[str]:
         return frozenset()
 
+    def meaning(
+        self, table: IcebergTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
+    ) -> dict[str, Any]:
+        return {"location": slashless(lake_location(table, database, warehouse))}
+
 
 def _model(table: LoadedTable) -> IcebergTable:
     assert isinstance(table.model, IcebergTable)

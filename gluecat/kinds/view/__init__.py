@@ -8,6 +8,7 @@ from typing import Any
 from gluecat.changes import impact
 from gluecat.changes.model import Action, Change, PartitionChanges
 from gluecat.convert.extra import VIEW_STORAGE_KEYS
+from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import view_table_input
@@ -64,6 +65,16 @@ class ViewKind:
 
     def engine_features(self, table: ViewTable) -> frozenset[str]:
         return frozenset({"athena-views" if table.dialect == "athena" else "spark-views"})
+
+    def meaning(
+        self, table: ViewTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
+    ) -> dict[str, Any]:
+        columns = [{**c.model_dump(mode="json", by_alias=True), "name": c.name.lower()} for c in table.columns]
+        return {
+            "parameters": managed(table.parameters, ignore),
+            "columns": columns,
+            "location": slashless(table.location),
+        }
 
 
 def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
