@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from gluecat.cli import output
-from gluecat.cli.usage import HELP_OPTIONS, GluecatGroup
+from gluecat.cli.usage import DEBUG, HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
 from gluecat.text.plain import strip_ansi
 
@@ -24,7 +24,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": HELP_OPTIONS},
 )
-_state = {"debug": False}
 
 CatalogDir = Annotated[
     Path,
@@ -58,7 +57,7 @@ def main(
         bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Show the version and exit")
     ] = False,
 ) -> None:
-    _state["debug"] = debug
+    DEBUG["on"] = debug  # reset per run; `--debug` after the command name sets it again
 
 
 def run(command: Callable[[], int], show_secrets: bool = False) -> None:
@@ -87,7 +86,7 @@ def _run(command: Callable[[], int]) -> None:
 
 
 def _debug_traceback() -> None:
-    if _state["debug"]:
+    if DEBUG["on"]:
         from gluecat.secrets.redact import scrub
 
         sys.stderr.write(scrub(traceback.format_exc()))
@@ -212,18 +211,6 @@ def spark_conf(
     )
 
 
-@app.command()
-def sandbox(
-    catalog_dir: CatalogDir = Path("."),
-    port: Annotated[int, typer.Option("--port", help="Loopback port to serve Glue and S3 on")] = 5454,
-    env: EnvOption = None,
-) -> None:
-    """Serve the project's sandbox Glue + S3 until interrupted (for Spark), then save its state."""
-    from gluecat.cli.spark import sandbox_command
-
-    run(lambda: sandbox_command(catalog_dir, port, env))
-
-
 @app.command("import")
 def import_(
     catalog_dir: CatalogDir = Path("."),
@@ -255,3 +242,4 @@ def environments(
 
 
 from gluecat.cli import init as _init  # noqa: E402, F401  (its module registers `gluecat init` on this app)
+from gluecat.cli import sandbox as _sandbox  # noqa: E402, F401  (its module registers `gluecat sandbox` on this app)

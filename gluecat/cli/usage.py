@@ -22,6 +22,8 @@ except ImportError:  # pragma: no cover - older typer runs on click itself
 
 HELP_OPTIONS = ["-h", "--help"]
 VERSION_OPTION = "version"  # the name of the app callback's --version parameter
+DEBUG_OPTION = "debug"
+DEBUG = {"on": False}  # --debug, given before or after the command name
 
 
 def _usage_line(exc: click_errors.UsageError) -> str:
@@ -31,16 +33,24 @@ def _usage_line(exc: click_errors.UsageError) -> str:
     return f"{message} (see `{exc.ctx.command_path} --help`)"
 
 
+def _debug_given(_context: Any, _param: Any, value: bool) -> bool:
+    if value:
+        DEBUG["on"] = True
+    return value
+
+
 class GluecatGroup(TyperGroup):
     """Every command accepts the app's `--version`; click's errors become exit 1 with one line."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for param in [p for p in self.params if p.name == VERSION_OPTION]:
+        for param in [p for p in self.params if p.name in (VERSION_OPTION, DEBUG_OPTION)]:
             for command in self.commands.values():
-                version = copy.copy(param)
-                version.expose_value = False  # the command functions do not take it
-                command.params.append(version)
+                shared = copy.copy(param)
+                shared.expose_value = False  # the command functions do not take it
+                if param.name == DEBUG_OPTION:
+                    shared.callback = _debug_given
+                command.params.append(shared)
 
     def main(  # type: ignore[override]
         self,

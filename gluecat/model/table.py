@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
@@ -73,7 +74,9 @@ class TableBase(Strict):
 def _storage_name(value: str) -> str:
     if value not in STORAGE_FORMATS:
         known = ", ".join(STORAGE_FORMATS)
-        raise ValueError(f"unknown storage '{value}': use one of {known}, or input_format/serde")
+        close = difflib.get_close_matches(value, STORAGE_FORMATS, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise ValueError(f"unknown storage '{value}': {hint}use one of {known}, or input_format/serde")
     return value
 
 

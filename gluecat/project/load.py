@@ -220,6 +220,13 @@ def _load_table(
     except SpecError as exc:
         errors.append(exc)
         return None
+    if not source.data:
+        message = (
+            "the table file is empty: give it at least `storage: parquet` (or another storage) and"
+            " `columns`, or `format: iceberg|delta|view|registration`"
+        )
+        errors.append(source.error((), message))
+        return None
     table_format = source.data.get("format", "hive")
     model = TABLE_MODELS.get(table_format) if isinstance(table_format, str) else None
     if model is None:

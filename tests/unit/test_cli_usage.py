@@ -67,3 +67,14 @@ def test_the_real_process_exits_1_on_a_usage_error() -> None:
     assert completed.returncode == 1
     assert completed.stderr.count("\n") == 1
     assert "No such option: --bogus" in completed.stderr
+
+
+def test_debug_works_after_the_command_name_too(tmp_path: Path) -> None:
+    from gluecat.cli.usage import DEBUG
+
+    for args in (["--debug", "validate", str(tmp_path)], ["validate", str(tmp_path), "--debug"]):
+        result = CliRunner().invoke(app, args)
+        assert "No such option" not in result.output, result.output
+        assert DEBUG["on"] is True
+    CliRunner().invoke(app, ["validate", str(tmp_path)])
+    assert DEBUG["on"] is False  # one run's flag never reaches the next

@@ -549,3 +549,11 @@ def test_a_mistyped_region_fails_a_sandbox_catalog_offline(tmp_path: Path) -> No
     in_an_environment = CliRunner().invoke(app, ["validate", str(root)])
     assert in_an_environment.exit_code == 1, in_an_environment.output
     assert "catalog.yaml:4:18: unknown region 'eu-wset-1' — did you mean 'eu-west-1'?" in in_an_environment.output
+
+
+def test_a_misspelt_storage_gets_a_did_you_mean_and_an_empty_table_file_says_it_is_empty(tmp_path: Path) -> None:
+    root = make_project(tmp_path, {"sales/tables/orders.yaml": "storage: parquett\n", "sales/tables/blank.yaml": ""})
+    result = CliRunner().invoke(app, ["validate", str(root)])
+    assert result.exit_code == 1
+    assert "orders.yaml:1:10: unknown storage 'parquett': did you mean 'parquet'?" in result.output
+    assert "blank.yaml:1:1: the table file is empty" in result.output
