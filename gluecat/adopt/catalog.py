@@ -115,12 +115,14 @@ def import_catalog(
     force: bool,
     references: References | None = None,
     warehouse: str | None = None,
+    dry_run: bool = False,
 ) -> ImportResult:
     """Every selected database and table that can be a file is written; the others are named with why.
 
     `references` puts `${var.…}`/`${env.…}` where an environment's values would be (none: no vars).
     A file already there is compared by meaning, read as a plan reads it (`warehouse` places Iceberg
-    tables left to their default location): one that means the same is left as it is."""
+    tables left to their default location): one that means the same is left as it is. `dry_run`
+    writes nothing and reports the same outcome: `written` then holds the files import would write."""
     refs = references or References({})
     reading = Reading(refs.variables, warehouse, ignore, selection.partitions)
     result = ImportResult()
@@ -156,7 +158,7 @@ def import_catalog(
     for path, planned in files.items():
         outcome = result.database_files if planned.database is None else result.table_files
         try:
-            _write(path, planned, force, reading, outcome)
+            _write(path, planned, force, reading, outcome, dry_run)
         except OSError as exc:  # a file system that refuses the name or the write: the other files still are
             outcome.unwritable.append(path)
             result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
@@ -214,8 +216,9 @@ def _check_file_name(name: str, suffix: str = "") -> None:
         )
 
 
-def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome: Files) -> None:
-    """Write the file unless one that means the same is there; one that differs only with `force`."""
+def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome: Files, dry_run: bool) -> None:
+    """Write the file unless one that means the same is there; one that differs only with `force`
+    (with `dry_run`, only say so)."""
     if path.exists():
         if path.read_bytes() == planned.text.encode("utf-8"):
             outcome.unchanged.append(path)
@@ -231,6 +234,7 @@ def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome
             outcome.kept.append(Differing(path, str(difference)))
             return
         outcome.overwritten.append(Differing(path, str(difference)))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(planned.text, encoding="utf-8")
+    if not dry_run:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(planned.text, encoding="utf-8")
     outcome.written.append(path)

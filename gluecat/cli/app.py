@@ -220,6 +220,9 @@ def import_(
         bool, typer.Option("--partitions", help="Also write partitions (folded into ranges)")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite files that differ")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Say, file by file, what import would write; write nothing")
+    ] = False,
     env: EnvOption = None,
 ) -> None:
     """Write YAML for live databases and tables, so that the next plan shows no changes."""
@@ -227,7 +230,7 @@ def import_(
     from gluecat.cli.importing import import_command
 
     selection = Selection(tuple(database or ()), tuple(table or ()), partitions)
-    run(lambda: import_command(catalog_dir, selection, force, env))
+    run(lambda: import_command(catalog_dir, selection, force, env, dry_run))
 
 
 @app.command()

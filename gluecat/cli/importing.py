@@ -29,34 +29,60 @@ def _config(root: Path, env: str | None) -> CatalogConfig:
     return choose(config, source, env).config
 
 
-def import_command(root: Path, selection: Selection, force: bool, env: str | None = None) -> int:
+def import_command(root: Path, selection: Selection, force: bool, env: str | None = None, dry_run: bool = False) -> int:
+    """Write the files (`dry_run`: say, file by file, what would be written, and write nothing)."""
     config = _config(root, env)
     references = References(config.vars)
     ignore = tuple(config.ignore_parameters)
     with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
-        result = import_catalog(connection, root, selection, ignore, force, references, config.warehouse)
+        result = import_catalog(connection, root, selection, ignore, force, references, config.warehouse, dry_run)
         region = connection.session.region_name
     catalog = root / CATALOG_FILE
     catalog_written = not catalog.exists()
-    if catalog_written:
+    if dry_run:
+        _list_outcomes(result, catalog if catalog_written else None)
+    elif catalog_written:
         catalog.parent.mkdir(parents=True, exist_ok=True)
         catalog.write_text(dump({"region": region} if region else {}, HEADER), encoding="utf-8")
-    for kept in result.kept:
+    for kept in [] if dry_run else result.kept:
         stderr.print(f"[yellow]kept[/] {escape(str(kept.path))}: {escape(kept.why)}; pass --force to overwrite it")
-    for overwritten in result.overwritten:
+    for overwritten in [] if dry_run else result.overwritten:
         stderr.print(f"[yellow]overwrote[/] {escape(str(overwritten.path))}: {escape(overwritten.why)}")
     for note in result.notes:
         stderr.print(f"[yellow]warning[/] {escape(note)}")
     for failure in result.failed:
         stderr.print(f"[red]not imported[/] {escape(str(failure))}")
     _list_secrets(references.secrets)
-    for line in summary(result, catalog_written):
+    for line in summary(result, catalog_written, dry_run):
         stdout.print(line, markup=False)
     return 1 if result.failed or result.kept else 0
 
 
-def summary(result: ImportResult, catalog_written: bool) -> list[str]:
-    """What import did, in files, then file by kind: every file counted once, and the tables they hold."""
+def _list_outcomes(result: ImportResult, new_catalog: Path | None) -> None:
+    """--dry-run: one line per file, in path order: new, unchanged, differs (kept), or overwrite (--force)."""
+    outcomes: list[tuple[Path, str]] = [(new_catalog, "new")] if new_catalog is not None else []
+    for files in (result.database_files, result.table_files):
+        replaced = {differing.path: differing.why for differing in files.overwritten}
+        outcomes += [(path, f"overwrite: {replaced[path]}" if path in replaced else "new") for path in files.written]
+        outcomes += [(path, "unchanged") for path in files.unchanged]
+        outcomes += [(kept.path, f"differs: {kept.why}; pass --force to overwrite it") for kept in files.kept]
+    for path, outcome in sorted(outcomes, key=lambda pair: pair[0]):
+        word, _, why = outcome.partition(": ")
+        stdout.print(f"{word:<9} {path}" + (f": {why}" if why else ""), markup=False)
+
+
+def summary(result: ImportResult, catalog_written: bool, dry_run: bool = False) -> list[str]:
+    """What import did, in files, then file by kind: every file counted once, and the tables they hold
+    (`dry_run`: what it would do, and that nothing was written)."""
+    lines = _summary(result, catalog_written)
+    if not dry_run:
+        return lines
+    lines = [line.replace(" written", " to write") for line in lines]
+    lines[0] = "Would import" + lines[0].removeprefix("Imported")
+    return [*lines, "Dry run: nothing was written."]
+
+
+def _summary(result: ImportResult, catalog_written: bool) -> list[str]:
     tables, databases = result.table_files, result.database_files
     written = len(tables.written) + len(databases.written) + catalog_written
     unchanged = len(tables.unchanged) + len(databases.unchanged)
