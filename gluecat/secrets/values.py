@@ -88,19 +88,29 @@ def mask(text: str, whole: bool = True) -> str:
     return pattern.sub(lambda match: f"(sensitive:{_names[match.group(0)]})", text)
 
 
+# Text that already reads `(sensitive:NAME)` before gluecat masks anything (a YAML literal, a live
+# parameter anyone with Glue write access set) is escaped to `(sensitive::NAME)`, so `restore_data`
+# puts back only the placeholders gluecat made: never an environment value into a planted one.
+_OPENING = "(sensitive:"
+_ESCAPED = "(sensitive::"
+
+
 def mask_data(value: Any) -> Any:
-    """`mask` applied to every string inside dicts, lists, tuples and frozen dataclasses."""
-    return _map_strings(value, mask)
+    """`mask` applied to every string inside dicts, lists, tuples and frozen dataclasses, text that
+    already looks like a placeholder escaped first."""
+    return _map_strings(value, lambda text: mask(text.replace(_OPENING, _ESCAPED)))
 
 
 def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
-    """Put each `(sensitive:NAME)` back from the environment; an unset NAME is an error naming it."""
+    """Put each `(sensitive:NAME)` gluecat made back from the environment (an unset NAME is an error
+    naming it), and escaped text back as it was."""
     env = os.environ if environ is None else environ
 
     def one(text: str) -> str:
-        if "(sensitive:" not in text:
+        if _OPENING not in text:
             return text
-        return PLACEHOLDER.sub(lambda match: _required(env, match.group(1)), text)
+        restored = PLACEHOLDER.sub(lambda match: _required(env, match.group(1)), text)
+        return restored.replace(_ESCAPED, _OPENING)
 
     return _map_strings(value, one)
 

@@ -155,3 +155,30 @@ def test_an_endpoint_password_stays_out_of_connection_errors(tmp_path: Path) -> 
     assert code == 1
     assert "PlantedEndpoint9" not in shown
     assert "127.0.0.1:9" in shown
+
+
+def test_a_planted_placeholder_never_receives_an_environment_value(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Anyone with Glue write access can set a parameter to `(sensitive:NAME)`: a saved plan that
+    carries it (an update keeps live parameters) writes it back as it was, never $NAME's value."""
+    from tests.integration.helpers import gluecat, sales_project
+
+    root = sales_project(tmp_path / "project", server.endpoint_url)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    live = raw_glue.get_table(DatabaseName="sales", Name="customers")["Table"]
+    planted = {**live["Parameters"], "note": "(sensitive:GLUECAT_PLANTED_SECRET)"}
+    keys = ("Name", "StorageDescriptor", "PartitionKeys", "TableType", "Description")
+    raw_glue.update_table(
+        DatabaseName="sales", TableInput={**{k: live[k] for k in keys if k in live}, "Parameters": planted}
+    )
+    (root / "sales" / "tables" / "customers.yaml").write_text("storage: csv\ndescription: changed\n")
+    out = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(out)).exit_code == 0
+    monkeypatch.setenv("GLUECAT_PLANTED_SECRET", "the-ci-job-secret-value")
+    applied = gluecat("apply", str(out))
+    assert applied.exit_code == 0, applied.output
+    after = raw_glue.get_table(DatabaseName="sales", Name="customers")["Table"]
+    assert after["Description"] == "changed"
+    assert after["Parameters"]["note"] == "(sensitive:GLUECAT_PLANTED_SECRET)"
+    assert "the-ci-job-secret-value" not in json.dumps(after, default=str)
