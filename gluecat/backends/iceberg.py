@@ -44,6 +44,9 @@ def lake_properties(session: boto3.Session, endpoint_url: str | None) -> dict[st
     return properties
 
 
+LAKE_SCHEMES = ("s3", "s3a", "s3n")
+
+
 class IcebergTables:
     """Iceberg tables of one catalog (pyiceberg's Glue or Hive catalog) and the storage under them."""
 
@@ -80,7 +83,15 @@ class IcebergTables:
             raise LiveStateError(f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
 
     def read_metadata(self, metadata_location: str) -> TableMetadata:
-        """The current metadata straight from its file: no Glue call (GetTables gave the location)."""
+        """The current metadata straight from its file: no Glue call (GetTables gave the location).
+        Only from object storage: a live pointer is anyone's to set, and one at `file:///...` would
+        make gluecat read, and quote in errors, a file of the machine it runs on."""
+        scheme = metadata_location.partition("://")[0].lower() if "://" in metadata_location else ""
+        if scheme not in LAKE_SCHEMES:
+            raise LiveStateError(
+                f"Iceberg metadata_location uses {scheme or 'no'} scheme; gluecat reads Iceberg metadata only"
+                f" from {', '.join(f'{s}://' for s in LAKE_SCHEMES)} (the file was not read)"
+            )
         try:
             io = load_file_io(self.properties, metadata_location)
             return FromInputFile.table_metadata(io.new_input(metadata_location))

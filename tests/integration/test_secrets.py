@@ -182,3 +182,33 @@ def test_a_planted_placeholder_never_receives_an_environment_value(
     assert after["Description"] == "changed"
     assert after["Parameters"]["note"] == "(sensitive:GLUECAT_PLANTED_SECRET)"
     assert "the-ci-job-secret-value" not in json.dumps(after, default=str)
+
+
+def test_a_live_metadata_pointer_to_a_local_file_is_never_read(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    """A metadata_location anyone with Glue write access sets to file:///... (a credentials file)
+    makes gluecat read nothing from this machine, and quote nothing of it."""
+    from tests.integration.helpers import gluecat
+
+    credentials = tmp_path / "credentials"
+    credentials.write_text("[default]\naws_secret_access_key = LOCALFILE-SECRET-TAIL-1234567890\n")
+    raw_glue.create_database(DatabaseInput={"Name": "lake"})
+    raw_glue.create_table(
+        DatabaseName="lake",
+        TableInput={
+            "Name": "events",
+            "TableType": "EXTERNAL_TABLE",
+            "Parameters": {"table_type": "ICEBERG", "metadata_location": credentials.as_uri()},
+            "StorageDescriptor": {"Location": "s3://lake/events", "Columns": []},
+        },
+    )
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+    imported = gluecat("import", str(root), "--database", "lake")
+    written = "".join(p.read_text() for p in root.rglob("*.yaml"))
+    assert "LOCALFILE-SECRET" not in imported.output + written
+    assert "gluecat reads Iceberg metadata only from s3://" in imported.output + written
+    planned = gluecat("plan", str(root))
+    assert "LOCALFILE-SECRET" not in planned.output
