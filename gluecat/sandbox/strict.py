@@ -66,6 +66,9 @@ class _Response:
     body: bytes
 
 
+TABLE_WRITES = ("CreateTable", "UpdateTable", "DeleteTable")
+
+
 @dataclass
 class StrictGlue:
     app: WSGIApp
@@ -78,6 +81,7 @@ class StrictGlue:
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
+        self._table_writes = threading.Lock()
         self._random = random.Random(self.options.seed)
         self._pages: dict[str, list[Any]] = {}
         self._segments = SegmentSplits()
@@ -139,10 +143,15 @@ class StrictGlue:
                 )
         if operation in partition_indexes.OPERATIONS + partition_indexes.WATCHED:
             return self._partition_indexes(operation, body, environ)
-        if operation == "UpdateTable" and body.get("VersionId"):
-            conflict = self._version_conflict(body, environ)
-            if conflict:
-                return conflict
+        if operation in TABLE_WRITES:
+            # Glue checks a VersionId and writes as one step: two writers holding the same version
+            # never both win (without this, concurrent Iceberg commits were lost).
+            with self._table_writes:
+                if operation == "UpdateTable" and body.get("VersionId"):
+                    conflict = self._version_conflict(body, environ)
+                    if conflict:
+                        return conflict
+                return self._forward(operation, body, environ)
         if operation in PAGED:
             return self._paged(operation, body, environ)
         return self._forward(operation, body, environ)
