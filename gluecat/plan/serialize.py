@@ -16,6 +16,7 @@ from gluecat.changes.model import (
     Plan,
 )
 from gluecat.errors import GluecatError
+from gluecat.plan import document
 from gluecat.secrets import redact
 from gluecat.secrets.values import PLACEHOLDER, mask_data
 
@@ -76,6 +77,7 @@ def from_json(data: dict[str, Any]) -> Plan:
             f"plan format_version {data.get('format_version')!r} is not {FORMAT_VERSION}:"
             " make the plan again with this gluecat"
         )
+    document.check(data)
     try:
         changes = tuple(
             Change(

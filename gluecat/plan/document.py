@@ -1,0 +1,109 @@
+"""The shape a plan file must have before apply believes a word of it.
+
+A saved plan is checked whole — every change and partition group, their types and the facts
+apply relies on (a write has what it writes, a table change names its table, partition values
+match their keys) — before anything is sent, so a forged or damaged file (its digest recomputed)
+is one line and no write, never a crash after other tables were changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from gluecat.changes.model import Action
+from gluecat.errors import GluecatError
+
+Shape = dict[str, Any]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+
+class _FieldDiff(_Strict):
+    path: str
+    before: Any
+    after: Any
+
+
+class _Finding(_Strict):
+    rule: str
+    impact: Literal["safe", "breaking", "destructive"]
+    message: str
+
+
+class _Change(_Strict):
+    address: str
+    kind: Literal["database", "table", "index"]
+    action: Action
+    database: str
+    table: str | None
+    desired: Shape | None
+    diffs: list[_FieldDiff]
+    live_version: str | None
+    reason: str | None
+    format: Literal["hive", "iceberg", "delta", "view", "registration"] = "hive"
+    findings: list[_Finding] = []
+
+    model_config = ConfigDict(extra="ignore", strict=False)
+
+    @model_validator(mode="after")
+    def _what_apply_relies_on(self) -> _Change:
+        if self.kind != "database" and not self.table:
+            raise ValueError(f"{self.address}: a {self.kind} change names no table")
+        if self.action is not Action.DELETE and self.desired is None:
+            raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")
+        if self.format in ("iceberg", "delta") and self.action is Action.UPDATE:
+            key = "ops" if self.format == "iceberg" else "delta"
+            if not isinstance((self.desired or {}).get(key), list | dict):
+                raise ValueError(f"{self.address}: a {self.format} update carries no `{key}`")
+        return self
+
+
+class _Write(_Strict):
+    values: list[str]
+    location: str
+    own: Shape | None = None
+
+
+class _Update(_Write):
+    before: str | None
+    live: Shape
+
+
+class _Group(_Strict):
+    database: str
+    table: str
+    keys: list[str]
+    storage: Shape
+    create: list[_Write]
+    update: list[_Update]
+    delete: list[list[str]]
+    follow: list[list[str]] = []
+
+    @model_validator(mode="after")
+    def _values_match_keys(self) -> _Group:
+        width = len(self.keys)
+        every = [w.values for w in (*self.create, *self.update)] + self.delete + self.follow
+        wrong = next((v for v in every if len(v) != width), None)
+        if wrong is not None:
+            raise ValueError(f"{self.database}.{self.table}: partition {wrong} does not match keys {self.keys}")
+        return self
+
+
+class _Plan(_Strict):
+    catalog: str
+    changes: list[_Change]
+    partitions: list[_Group]
+
+
+def check(data: Any) -> None:
+    """Raise one line when `data` is not a plan apply can carry out as written."""
+    try:
+        _Plan.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {first['msg']}") from None
