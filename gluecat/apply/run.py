@@ -71,17 +71,18 @@ def refuse_destruction(plan: Plan, allow_destroy: bool) -> None:
         )  # fmt: skip
 
 
-def verify_unchanged(connection: Connection, plan: Plan, tables: bool = True) -> None:
+def verify_unchanged(connection: Connection, plan: Plan, creates: bool = True) -> None:
     """Refuse the whole plan, before any change, when a live object it writes changed since.
 
-    A saved plan checks everything. A fresh apply checks databases and partitions only
-    (tables=False): UpdateTable carries the VersionId, and creates fail on what exists."""
+    Every database, table and partition index the plan updates, replaces or deletes is compared with
+    the version (or fingerprint) the plan recorded, and so is every partition it moves or deletes.
+    A saved plan also checks what it creates (creates=True); a fresh apply leaves creates to Glue,
+    which refuses to create what appeared meanwhile."""
     catalog = connection.catalog
-    stale = [
-        change.address
-        for change in plan.changes
-        if (tables or change.kind == "database") and _live_version(connection, change) != change.live_version
-    ]
+    checked = [c for c in plan.changes if creates or c.action not in (Action.CREATE, Action.REGISTER)]
+    with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
+        now = list(pool.map(partial(_live_version, connection), checked))
+    stale = [change.address for change, version in zip(checked, now, strict=True) if version != change.live_version]
     for group in plan.partitions:
         stale += _stale_partitions(catalog, group)
     if stale:

@@ -96,7 +96,7 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
             stdout.print("Apply cancelled; nothing was changed.")
             return 1
         # Someone may have changed what we planned while we waited for "yes": never overwrite it.
-        verify_unchanged(connection, plan, tables=False)
+        verify_unchanged(connection, plan, creates=False)
         return _report(_execute(connection, plan))
 
 
