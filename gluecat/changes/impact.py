@@ -6,10 +6,10 @@ the vocabulary and the rules for the other kinds (deletes, replaces, views, Iceb
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import get_args
+from typing import Any, get_args
 
 from gluecat.model.catalog import Engine
 
@@ -153,3 +153,44 @@ def view_definition(changed: Iterable[str]) -> list[Finding]:
             " different rows from the next query on",
         )
     ]
+
+
+def live_kind(live: Mapping[str, Any]) -> str:
+    """What a live Glue table is, as a plan names it: a view, an Iceberg or Delta table, or a table."""
+    if live.get("TableType") == "VIRTUAL_VIEW":
+        return "a view"
+    parameters = {k.lower(): str(v).lower() for k, v in (live.get("Parameters") or {}).items()}
+    if parameters.get("table_type") == "iceberg":
+        return "an Iceberg table"
+    if parameters.get("spark.sql.sources.provider") == "delta" or parameters.get("table_type") == "delta":
+        return "a Delta table"
+    return "a table"
+
+
+def kind_change(live: Mapping[str, Any], becomes: str, partitions: int | None = None) -> tuple[str, Finding] | None:
+    """A live table that the YAML declares as another kind (a table as a view, a view as a table):
+    Glue cannot turn one into the other in place, so it is deleted and created again. The reason a plan
+    shows, and the finding that says what is lost; None when the live table is already `becomes`.
+    `partitions`: how many the live table holds, when they were read (None: unknown)."""
+    was = live_kind(live)
+    if (was == "a view") == (becomes == "a view"):
+        return None
+    keys = [c.get("Name", "") for c in live.get("PartitionKeys") or []]
+    if was == "a view":
+        reason = f"{was} becomes {becomes}: its definition (SQL) is deleted"
+        lost = "the view's definition (its SQL) and Glue's version history are lost"
+    elif keys and partitions != 0:
+        held = f"with {partitions:,} partitions" if partitions is not None else f"partitioned by {', '.join(keys)}"
+        reason = f"{was} {held} becomes {becomes}: its partitions are deleted"
+        lost = (
+            "the table, its partitions and Glue's version history are deleted; the files in S3 stay,"
+            " but no query reads them through the catalog"
+        )
+    else:
+        reason = f"{was} becomes {becomes}: its location, storage format and SerDe are deleted"
+        lost = (
+            "the table and Glue's version history are deleted; the files in S3 stay, but no query reads"
+            " them through the catalog"
+        )
+    message = f"{was} becomes {becomes}, which Glue cannot do in place: it is deleted and created again; {lost}"
+    return reason, Finding("kind-change", Impact.DESTRUCTIVE, message)

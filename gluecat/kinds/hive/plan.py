@@ -48,6 +48,14 @@ def hive_changes(
     created = with_indexes(desired, model.partition_indexes)  # CreateTable makes them with the table
     if live is None:
         yield Change(address, "table", Action.CREATE, database.name, table.name, created, live_version=ABSENT)
+    elif (replaced := impact.kind_change(live, "a table")) is not None:
+        # A view becomes a table: deleted and created, never an update that keeps the view's texts.
+        reason, finding = replaced
+        yield Change(
+            address, "table", Action.REPLACE, database.name, table.name, created,
+            (FieldDiff("table_type", live.get("TableType"), desired.get("TableType")),),
+            live_version=version_of(live), reason=reason, findings=(finding,),
+        )  # fmt: skip
     elif _partition_keys(live) != _partition_keys(desired):
         before, after = _keys_text(live), _keys_text(desired)
         yield Change(
@@ -81,8 +89,8 @@ def partition_sink(
     needs none (partition keys change: the table is replaced with its declared partitions)."""
     location = table_location(model, database.model)
     desired = hive_table_input(model, database.model, tuple(config.ignore_parameters))
-    if _partition_keys(live) != _partition_keys(desired):
-        return None
+    if _partition_keys(live) != _partition_keys(desired) or impact.kind_change(live, "a table") is not None:
+        return None  # replaced: created with its declared partitions
     declared = None
     if model.partitions is not None and location:
         declared = DeclaredPartitions(model.partitions, tuple(k.name for k in model.partition_keys), location)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 from gluecat.changes import impact
-from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.convert.extra import VIEW_STORAGE_KEYS
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
@@ -46,17 +47,23 @@ class ViewKind:
         return shape
 
     def reads(self, table: ViewTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
-        return Reads()
+        # Only a live partitioned table the view would replace is read (`sink`): to count what is lost.
+        return Reads(partitions=True)
 
     def sink(
         self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
     ) -> PartitionSink | None:
-        return None
+        if live.get("TableType") == "VIRTUAL_VIEW" or not live.get("PartitionKeys"):
+            return None
+        return _Count()
 
     def changes(
         self, table: ViewTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
     ) -> Iterator[Change | PartitionChanges]:
-        change = view_change(database, table, context.live_table(database.name, loaded.name), context.ignore)
+        counted = context.live.partitions.get((database.name, loaded.name))
+        partitions = counted.count if isinstance(counted, _Count) else None
+        live = context.live_table(database.name, loaded.name)
+        change = view_change(database, table, live, context.ignore, partitions)
         if change:
             yield allowing(change, table)
 
@@ -77,19 +84,52 @@ class ViewKind:
         }
 
 
+class _Count:
+    """The live partitions of a table a view replaces, counted (not held): the plan says how many are lost."""
+
+    columns = False
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def add(self, page: list[Shape]) -> None:
+        with self._lock:
+            self.count += len(page)
+
+    def incomplete(self) -> list[tuple[str, ...]]:
+        return []
+
+    def complete(self, partitions: list[Shape]) -> None:
+        pass
+
+
 def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     assert isinstance(table.model, ViewTable)
     yield from checks.engine_hits(view_problems(table.model))
 
 
 def view_change(
-    database: LoadedDatabase, model: ViewTable, live: Shape | None, ignore: tuple[str, ...]
+    database: LoadedDatabase,
+    model: ViewTable,
+    live: Shape | None,
+    ignore: tuple[str, ...],
+    partitions: int | None = None,
 ) -> Change | None:
+    """`partitions`: how many the live table holds when it is a partitioned table, not a view (None: unknown)."""
     assert model.name is not None
     address = f"{database.name}.{model.name}"
     desired = VIEW.table_input(model, database.model, ignore)
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
+    if (replaced := impact.kind_change(live, "a view", partitions)) is not None:
+        # A table becomes a view: deleted and created, never an update that leaves its partitions behind.
+        reason, finding = replaced
+        return Change(
+            address, "table", Action.REPLACE, database.name, model.name, desired,
+            (FieldDiff("table_type", live.get("TableType"), "VIRTUAL_VIEW"),),
+            live_version=version_of(live), reason=reason, findings=(finding,),
+        )  # fmt: skip
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
     if model.description is not None and model.dialect != "athena":  # an Athena view's is in its JSON
         pairs["description"] = (live.get("Description"), model.description)
