@@ -57,7 +57,7 @@ def impact_label(change: Change) -> str:
 def counts_line(plan: Plan) -> str:
     """Counted as the Plan line counts (each partition one change), so the two lines agree."""
     groups = {s.impact: len(s.changes) + sum(p.count for p in s.partitions) for s in sections(plan)}
-    parts = [f"{groups[i]} {i.value}" for i in IMPACT_ORDER if groups.get(i)]
+    parts = [f"{groups[i]:,} {i.value}" for i in IMPACT_ORDER if groups.get(i)]
     return f"Impact: {plan.impact.value} ({', '.join(parts)})"
 
 
