@@ -17,3 +17,16 @@ def load_corpus() -> list[dict[str, Any]]:
         entry["file"] = path.name
         entries.append(entry)
     return entries
+
+
+def create_corpus(glue: Any) -> list[dict[str, Any]]:
+    """Every corpus database, table and partition created in `glue` (a boto3 client); the entries."""
+    corpus = load_corpus()
+    for database in sorted({entry["database"] for entry in corpus}):
+        glue.create_database(DatabaseInput={"Name": database})
+    for entry in corpus:
+        glue.create_table(DatabaseName=entry["database"], TableInput=entry["table_input"])
+        if entry.get("partitions"):
+            glue.batch_create_partition(DatabaseName=entry["database"], TableName=entry["table_input"]["Name"],
+                                        PartitionInputList=entry["partitions"])  # fmt: skip
+    return corpus

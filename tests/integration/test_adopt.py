@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from gluecat.sandbox.server import LocalGlue
-from tests.corpus import load_corpus
+from tests.corpus import create_corpus
 from tests.integration.helpers import gluecat, write_project
 from tests.integration.import_shapes import HIVE_SHAPES
 
@@ -36,14 +36,7 @@ def _table_file(root: Path, database: str, table: str) -> dict[str, Any]:
 def test_the_whole_corpus_imports_into_one_project_whose_plan_writes_nothing(
     tmp_path: Path, server: LocalGlue, raw_glue: Any
 ) -> None:
-    corpus = load_corpus()
-    for database in sorted({entry["database"] for entry in corpus}):
-        raw_glue.create_database(DatabaseInput={"Name": database})
-    for entry in corpus:
-        raw_glue.create_table(DatabaseName=entry["database"], TableInput=entry["table_input"])
-        if entry.get("partitions"):
-            raw_glue.batch_create_partition(DatabaseName=entry["database"], TableName=entry["table_input"]["Name"],
-                                            PartitionInputList=entry["partitions"])  # fmt: skip
+    corpus = create_corpus(raw_glue)
     root = _empty_project(tmp_path, server)
 
     imported = gluecat("import", str(root), "--partitions")

@@ -8,7 +8,7 @@ from typing import Any
 import boto3
 
 from gluecat.sandbox.server import LocalGlue
-from tests.corpus import load_corpus
+from tests.corpus import create_corpus
 from tests.integration.helpers import copy_example, gluecat
 from tests.unit.test_schemas import project_files, schema_problems
 
@@ -26,14 +26,7 @@ def _import_into_empty_project(root: Path, server: LocalGlue) -> list[Path]:
 def test_every_file_imported_from_the_real_world_corpus_passes_its_schema(
     tmp_path: Path, server: LocalGlue, raw_glue: Any
 ) -> None:
-    corpus = load_corpus()
-    for database in sorted({entry["database"] for entry in corpus}):
-        raw_glue.create_database(DatabaseInput={"Name": database})
-    for entry in corpus:
-        raw_glue.create_table(DatabaseName=entry["database"], TableInput=entry["table_input"])
-        if entry.get("partitions"):
-            raw_glue.batch_create_partition(DatabaseName=entry["database"], TableName=entry["table_input"]["Name"],
-                                            PartitionInputList=entry["partitions"])  # fmt: skip
+    corpus = create_corpus(raw_glue)
 
     files = _import_into_empty_project(tmp_path / "imported", server)
 
