@@ -60,7 +60,19 @@ class Connection:
 @contextmanager
 def connect(project: Project) -> Iterator[Connection]:
     with connect_to(project.config, project.root, _locations(project)) as connection:
+        if isinstance(connection.catalog, Glue):  # skip_archive: true (a table's, else catalog.yaml's)
+            connection.catalog.skip_archive = _skip_archive(project)
         yield connection
+
+
+def _skip_archive(project: Project) -> frozenset[tuple[str, str]]:
+    everywhere = project.config.skip_archive
+    return frozenset(
+        (db.name, t.name)
+        for db in project.databases
+        for t in db.tables
+        if (everywhere if t.model.skip_archive is None else t.model.skip_archive)
+    )
 
 
 @contextmanager

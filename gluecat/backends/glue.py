@@ -26,6 +26,7 @@ BATCH_CREATE = 100
 BATCH_UPDATE = 100
 BATCH_DELETE = 25
 BATCH_GET = 1000
+BATCH_DELETE_VERSIONS = 100  # BatchDeleteTableVersion's VersionIds
 PARTITIONS_PER_PAGE = 1000
 MAX_SEGMENTS = 10
 
@@ -88,6 +89,7 @@ class Glue:
         self.client = aws.client(session, "glue", endpoint_url, max_pool_connections=32)
         self.catalog = {"CatalogId": catalog_id} if catalog_id else {}
         self.calls: Counter[str] = Counter()
+        self.skip_archive: frozenset[tuple[str, str]] = frozenset()  # (database, table) updated with SkipArchive
         self.client.meta.events.register("after-call.glue", self._count)
 
     def _count(self, model: Any, **_: Any) -> None:
@@ -180,6 +182,34 @@ class Glue:
             pending = list(answer.get("UnprocessedKeys") or []) + pending
         return found
 
+    def table_versions(self, database: str, table: str) -> list[Shape]:
+        """Every kept version of the table (GetTableVersions, in pages), newest first."""
+        found = self._pages("get_table_versions", "TableVersions", DatabaseName=database, TableName=table)
+        return sorted(found, key=lambda v: int(v["VersionId"]) if str(v["VersionId"]).isdigit() else -1, reverse=True)
+
+    def table_version(self, database: str, table: str, version_id: str) -> Shape | None:
+        """One version's table, or None when Glue keeps no such version."""
+        try:
+            answer = self._call("get_table_version", DatabaseName=database, TableName=table, VersionId=version_id)
+        except _NotFound:
+            return None
+        return answer["TableVersion"]  # type: ignore[no-any-return]
+
+    def delete_table_versions(
+        self, database: str, table: str, version_ids: Sequence[str], progress: Callable[[int], bool]
+    ) -> list[EntryError]:
+        """BatchDeleteTableVersion, 100 versions a call; each version Glue refused comes back."""
+        failed: list[EntryError] = []
+        for batch in chunks(list(version_ids), BATCH_DELETE_VERSIONS):
+            answer = self._call("batch_delete_table_version", DatabaseName=database, TableName=table, VersionIds=batch)
+            for error in answer.get("Errors") or []:
+                detail = error.get("ErrorDetail") or {}
+                code, message = detail.get("ErrorCode", "Unknown"), detail.get("ErrorMessage", "")
+                failed.append(EntryError((str(error.get("VersionId")),), code, message))
+            if not progress(len(batch)):
+                break
+        return failed
+
     # writes
 
     def create_database(self, database_input: Shape) -> None:
@@ -193,7 +223,9 @@ class Glue:
         self._call("create_table", DatabaseName=database, TableInput=table_input, **extra)
 
     def update_table(self, database: str, table_input: Shape, version_id: str | None) -> None:
-        extra = {"VersionId": version_id} if version_id else {}
+        extra: dict[str, Any] = {"VersionId": version_id} if version_id else {}
+        if (database, table_input["Name"]) in self.skip_archive:
+            extra["SkipArchive"] = True  # the table's file or catalog.yaml asks Glue to keep no archived version
         self._call("update_table", DatabaseName=database, TableInput=table_input, **extra)
 
     def delete_table(self, database: str, name: str) -> None:

@@ -87,6 +87,9 @@ class CatalogConfig(Strict):
         False,
         description="Plan deletion of live tables/partitions absent from YAML in managed databases",
     )
+    skip_archive: bool = Field(
+        False, description="true: table updates keep no archived version in Glue (SkipArchive); a table may override"
+    )
     ignore_parameters: list[str] = Field(
         default_factory=list, description="Parameter keys (glob patterns) that engines own"
     )

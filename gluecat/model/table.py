@@ -69,6 +69,9 @@ class TableBase(Strict):
         None, description="Why a breaking change to this table is deliberate: the plan gate lets it through"
     )
     lint: LintPolicy | None = Field(None, description="Exceptions to lint rules, kept visible for review")
+    skip_archive: bool | None = Field(
+        None, description="true: updates keep no archived version in Glue (SkipArchive); default catalog.yaml's"
+    )
 
 
 def _storage_name(value: str) -> str:

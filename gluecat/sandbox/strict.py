@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.sandbox import partition_indexes
+from gluecat.sandbox import partition_indexes, versions
 from gluecat.sandbox.segments import SegmentSplits
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -78,6 +78,7 @@ class StrictGlue:
     indexes: partition_indexes.PartitionIndexStore = field(
         default_factory=lambda: partition_indexes.PartitionIndexStore(partition_indexes.BACKFILL_SECONDS)
     )
+    version_keeper: versions.VersionKeeper = field(default_factory=versions.VersionKeeper)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -99,6 +100,7 @@ class StrictGlue:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if environ.get("PATH_INFO") == "/moto-api/reset":
             self.indexes.clear()
+            self.version_keeper.clear()
         if not target.startswith(_GLUE_READS):
             self._segments.clear()  # a write (or a reset) ends every scan in progress
         if not target.startswith("AWSGlue."):
@@ -142,7 +144,13 @@ class StrictGlue:
                     f" constraint: Member must have length less than or equal to {limit}",
                 )
         if operation in partition_indexes.OPERATIONS + partition_indexes.WATCHED:
-            return self._partition_indexes(operation, body, environ)
+            response = self._partition_indexes(operation, body, environ)
+            if operation == "CreateTable":  # the table's version 1 was written now
+                self.version_keeper.created(versions.scope_of(_caller(environ)), body, _reply(response))
+            return response
+        if operation in versions.OPERATIONS:  # Glue's version keeping (gluecat/sandbox/versions.py)
+            scope = versions.scope_of(_caller(environ))
+            return _from_reply(self.version_keeper.handle(scope, operation, body, self._forwarder(environ)))
         if operation in TABLE_WRITES:
             # Glue checks a VersionId and writes as one step: two writers holding the same version
             # never both win (without this, concurrent Iceberg commits were lost).
@@ -151,6 +159,9 @@ class StrictGlue:
                     conflict = self._version_conflict(body, environ)
                     if conflict:
                         return conflict
+                if operation == "UpdateTable":  # SkipArchive, each version's time
+                    scope = versions.scope_of(_caller(environ))
+                    return _from_reply(self.version_keeper.update(scope, body, self._forwarder(environ)))
                 return self._forward(operation, body, environ)
         if operation in PAGED:
             return self._paged(operation, body, environ)
@@ -169,6 +180,9 @@ class StrictGlue:
 
         chunks = b"".join(self.app(inner, capture))
         return _Response(captured["status"], captured["headers"], chunks)
+
+    def _forwarder(self, environ: dict[str, Any]) -> versions.Forward:
+        return lambda name, request: _reply(self._forward(name, request, environ))
 
     def _partition_indexes(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
         """moto has no partition indexes: the store keeps them, asking moto about the tables."""
@@ -219,7 +233,11 @@ class StrictGlue:
                 response = self._forward(operation, body, environ)
                 if response.status != 200:
                     raise _Refused(response)
-                return list(json.loads(response.body).get(list_key, []))
+                found = list(json.loads(response.body).get(list_key, []))
+                if operation == "GetTableVersions":  # newest first, each with the time it was written
+                    scope = versions.scope_of(_caller(environ))
+                    return self.version_keeper.stamp_versions(scope, body["DatabaseName"], body["TableName"], found)
+                return found
 
             try:
                 if segment is None:
@@ -239,6 +257,17 @@ class StrictGlue:
                 self._pages[next_id] = rest
             result["NextToken"] = _encode(next_id)
         return _json(result)
+
+
+def _reply(response: _Response) -> partition_indexes.Reply:
+    return partition_indexes.Reply(response.status, json.loads(response.body or b"{}"))
+
+
+def _from_reply(reply: partition_indexes.Reply) -> _Response:
+    response = _json(reply.payload, reply.status)
+    if reply.status != 200 and "__type" in reply.payload:
+        response.headers.append(("x-amzn-ErrorType", str(reply.payload["__type"]).rsplit("#", 1)[-1]))
+    return response
 
 
 def _without_columns(partition: dict[str, Any]) -> dict[str, Any]:
