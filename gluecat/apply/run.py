@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
+from gluecat.apply.optimizers import apply_optimizer_change
+from gluecat.apply.optimizers import live_version as optimizer_version
 from gluecat.apply.partition_schema import follow_entries
 from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
@@ -101,6 +103,8 @@ def _live_version(connection: Connection, change: Change) -> str | None:
     assert change.table is not None
     if change.kind == "index":
         return index_version(connection.catalog, change.database, change.table)
+    if change.kind == "optimizer":
+        return optimizer_version(connection, change)
     if change.format == "iceberg" and change.action is Action.UPDATE:
         return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
     table = connection.catalog.table(change.database, change.table)
@@ -164,20 +168,23 @@ class _Counted:
 
 @dataclass
 class _TableWork:
-    """What apply does to one table, in order: the table, its partitions, its partition indexes."""
+    """What apply does to one table, in order: the table, its partitions, its partition indexes, its optimizers."""
 
     change: Change | None = None
     group: PartitionChanges | None = None
     indexes: list[Change] = field(default_factory=list)
+    optimizers: list[Change] = field(default_factory=list)
 
 
 def _table_work(plan: Plan) -> dict[tuple[str, str], _TableWork]:
     work: dict[tuple[str, str], _TableWork] = {}
     for change in plan.changes:
-        if change.kind in ("table", "index") and change.table:
+        if change.kind in ("table", "index", "optimizer") and change.table:
             item = work.setdefault((change.database, change.table), _TableWork())
             if change.kind == "index":
                 item.indexes.append(change)
+            elif change.kind == "optimizer":
+                item.optimizers.append(change)
             else:
                 item.change = change
     for group in plan.partitions:
@@ -194,7 +201,7 @@ def _table(
     if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress, stop):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
-        result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes)
+        result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes + work.optimizers)
         return
     if group:
         _partitions(connection.catalog, group, result, progress, stop)
@@ -204,6 +211,10 @@ def _table(
             return
         _attempt(result, index_change.address, partial(apply_index_change, connection.catalog, index_change, waiter),
                  progress, stop)  # fmt: skip
+    for optimizer in work.optimizers:
+        if stop.is_set():
+            return
+        _attempt(result, optimizer.address, partial(apply_optimizer_change, connection, optimizer), progress, stop)
 
 
 def _attempt(

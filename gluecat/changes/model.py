@@ -10,7 +10,7 @@ from typing import Any, Literal
 from gluecat.changes.impact import ENGINES, Finding, Impact, impact_of, worst
 
 FORMAT_VERSION = 2
-Kind = Literal["database", "table", "index"]
+Kind = Literal["database", "table", "index", "optimizer"]
 
 
 class Action(StrEnum):
@@ -62,7 +62,7 @@ class Change:
 
     @property
     def destructive(self) -> bool:
-        if self.kind == "index":  # a partition index holds no data: dropping or rebuilding one loses nothing
+        if self.kind in ("index", "optimizer"):  # they hold no data: dropping or rebuilding one loses nothing
             return False
         return self.action.destructive or self.drops
 

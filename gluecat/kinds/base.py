@@ -51,6 +51,7 @@ class Reads:
     iceberg_metadata: bool = False  # the metadata file the live entry points at
     iceberg_orphan: str | None = None  # a location to look for metadata when Glue lists no such table
     delta_log: str | None = None  # the location of the Delta log
+    optimizers: bool = False  # its Glue table optimizers (BatchGetTableOptimizer, with the other tables')
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class LiveCatalog:
     indexes: dict[tuple[str, str], list[Shape]] = field(default_factory=dict)
     # Declared Iceberg tables missing from Glue whose location still holds metadata: (file, metadata).
     iceberg_orphans: dict[tuple[str, str], tuple[str, TableMetadata]] = field(default_factory=dict)
+    # Table optimizers of live tables whose file declares `optimizers`: {type: TableOptimizerConfiguration}.
+    optimizers: dict[tuple[str, str], dict[str, Shape]] = field(default_factory=dict)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from gluecat.model.base import (
     Strict,
 )
 from gluecat.model.lint_policy import LintPolicy
+from gluecat.model.optimizers import Optimizers
 from gluecat.model.partition_index import PartitionIndex
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
@@ -170,6 +171,9 @@ class IcebergTable(TableBase):
     sort_order: list[IcebergSortField] = Field(default_factory=list)
     properties: OptionalParameters = Field(
         default_factory=dict, description="Iceberg table properties; null removes one"
+    )
+    optimizers: Optimizers | None = Field(
+        None, description="Glue table optimizers (compaction, retention, orphan-file deletion); absent: left alone"
     )
 
 

@@ -36,7 +36,7 @@ class _Finding(_Strict):
 
 class _Change(_Strict):
     address: str
-    kind: Literal["database", "table", "index"]
+    kind: Literal["database", "table", "index", "optimizer"]
     action: Action
     database: str
     table: str | None

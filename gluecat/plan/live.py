@@ -85,7 +85,21 @@ def read_live(
         delta,
         indexes=_partition_indexes(connection, needs, tables, progress),
         iceberg_orphans=_iceberg_orphans(connection, needs, tables),
+        optimizers=_optimizers(connection, needs, tables, progress),
     )
+
+
+def _optimizers(
+    connection: Connection, needs: list[Need], tables: dict[str, dict[str, Shape]], progress: Callable[[str], None]
+) -> dict[tuple[str, str], dict[str, Shape]]:
+    """The optimizers of live tables whose file declares `optimizers` (BatchGetTableOptimizer, all at once)."""
+    wanted = [need.key for need in needs if need.reads.optimizers and need.live_in(tables)]
+    if not wanted or connection.metastore is not None:  # a metastore has none: the kind refuses the block
+        return {}
+    from gluecat.backends.optimizers import optimizers_of
+
+    progress(f"reading table optimizers of {counted(len(wanted), 'table')}")
+    return optimizers_of(connection).read(wanted)
 
 
 def _partition_indexes(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gluecat.sandbox import partition_indexes, versions
+from gluecat.sandbox.optimizers import OPTIMIZER_CALLS, OptimizerStore
 from gluecat.sandbox.segments import SegmentSplits
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -78,6 +79,7 @@ class StrictGlue:
     indexes: partition_indexes.PartitionIndexStore = field(
         default_factory=lambda: partition_indexes.PartitionIndexStore(partition_indexes.BACKFILL_SECONDS)
     )
+    optimizers: OptimizerStore = field(default_factory=OptimizerStore)
     version_keeper: versions.VersionKeeper = field(default_factory=versions.VersionKeeper)
 
     def __post_init__(self) -> None:
@@ -100,6 +102,7 @@ class StrictGlue:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if environ.get("PATH_INFO") == "/moto-api/reset":
             self.indexes.clear()
+            self.optimizers.clear()
             self.version_keeper.clear()
         if not target.startswith(_GLUE_READS):
             self._segments.clear()  # a write (or a reset) ends every scan in progress
@@ -151,6 +154,8 @@ class StrictGlue:
         if operation in versions.OPERATIONS:  # Glue's version keeping (gluecat/sandbox/versions.py)
             scope = versions.scope_of(_caller(environ))
             return _from_reply(self.version_keeper.handle(scope, operation, body, self._forwarder(environ)))
+        if operation in OPTIMIZER_CALLS:  # moto has none: the store keeps them
+            return _from_reply(self.optimizers.handle(operation, body, self._forwarder(environ)))
         if operation in TABLE_WRITES:
             # Glue checks a VersionId and writes as one step: two writers holding the same version
             # never both win (without this, concurrent Iceberg commits were lost).

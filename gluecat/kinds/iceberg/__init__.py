@@ -31,7 +31,8 @@ class IcebergKind:
         return None  # pyiceberg registers the table from its metadata
 
     def reads(self, table: IcebergTable, database: LoadedDatabase, config: CatalogConfig) -> Reads:
-        return Reads(iceberg_metadata=True, iceberg_orphan=lake_location(table, database.model, config.warehouse))
+        location = lake_location(table, database.model, config.warehouse)
+        return Reads(iceberg_metadata=True, iceberg_orphan=location, optimizers=table.optimizers is not None)
 
     def sink(
         self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
@@ -51,6 +52,8 @@ class IcebergKind:
         change = iceberg_change(database, table, live_table, metadata, context.config.warehouse, context.refusals)
         if change:
             yield allowing(change, table)
+        if table.optimizers is not None and (live_table is None or metadata is not None):
+            yield from optimizer_changes_of(table, database, context, metadata.location if metadata else None)
 
     def rules(self) -> tuple[Rule, ...]:
         return (
@@ -99,6 +102,21 @@ def _parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
             "an iceberg table's Glue parameters are written by Iceberg commits: use `properties`"
             " (Iceberg table properties) instead",
         )
+
+
+def optimizer_changes_of(
+    table: IcebergTable, database: LoadedDatabase, context: PlanContext, live_location: str | None
+) -> Iterator[Change]:
+    from gluecat.kinds.iceberg.optimizers import optimizer_changes
+
+    assert table.optimizers is not None and table.name is not None
+    if context.config.backend == "hive":
+        context.refusals.append(f"{database.name}.{table.name}: `optimizers` are Glue's; a Hive Metastore has none")
+        return
+    live = context.live.optimizers.get((database.name, table.name), {})
+    location = live_location or lake_location(table, database.model, context.config.warehouse)
+    for change in optimizer_changes(database.name, table.name, table.optimizers, live, location):
+        yield allowing(change, table)
 
 
 def iceberg_change(
