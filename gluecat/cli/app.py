@@ -246,3 +246,4 @@ def environments(
 
 from gluecat.cli import init as _init  # noqa: E402, F401  (its module registers `gluecat init` on this app)
 from gluecat.cli import sandbox as _sandbox  # noqa: E402, F401  (its module registers `gluecat sandbox` on this app)
+from gluecat.cli import history as _history  # noqa: E402, F401  (its module registers history, rollback, prune-versions)

@@ -7,7 +7,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from gluecat.backends.connect import Connection
-from gluecat.changes.model import Plan
+from gluecat.backends.glue import Glue
+from gluecat.changes.model import Action, Plan
 from gluecat.errors import SpecError, SpecErrors
 from gluecat.lint.rules import Finding, lint
 from gluecat.plan.diff import build_plan, partition_sinks
@@ -50,5 +51,30 @@ def make_plan(project: Project, connection: Connection, targets: Targets, progre
         plan = build_plan(project, live, targets)
     plan = replace(plan, env=project.env)
     refused = metastore_note(plan) if project.config.backend == "hive" else None
-    notes = [note for note in (targets.note(), *plan.notes, refused) if note]
+    notes = [note for note in (targets.note(), *plan.notes, refused, *crowded_versions(plan, connection)) if note]
     return replace(plan, notes=tuple(notes))
+
+
+VERSIONS_WARNING = 90_000  # Glue keeps at most 100,000 versions of a table, then refuses every update
+
+
+def crowded_versions(plan: Plan, connection: Connection) -> list[str]:
+    """A warning for each table the plan updates that holds more than 90,000 versions. VersionIds count
+    up from 1, so only a table whose current id passes 90,000 is counted (GetTableVersions, in pages)."""
+    if not isinstance(connection.catalog, Glue):
+        return []
+    notes = []
+    for change in plan.changes:
+        version = change.live_version or ""
+        if change.kind != "table" or change.action is not Action.UPDATE or change.table is None:
+            continue
+        if not version.isdigit() or int(version) <= VERSIONS_WARNING:
+            continue
+        held = len(connection.glue.table_versions(change.database, change.table))
+        if held > VERSIONS_WARNING:
+            notes.append(
+                f"warning: {change.address} holds {held:,} versions and Glue refuses updates at 100,000:"
+                f" `gluecat prune-versions --keep N --target {change.address}` deletes old ones,"
+                " `skip_archive: true` stops keeping them"
+            )
+    return notes

@@ -1,0 +1,283 @@
+"""The bodies of `gluecat history`, `rollback` and `prune-versions` (gluecat/cli/history.py declares them)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gluecat.adopt.table import adopt_table
+from gluecat.adopt.yamlout import dump
+from gluecat.apply.run import refuse_destruction, verify_unchanged
+from gluecat.backends.connect import Connection, connect
+from gluecat.backends.glue import Glue
+from gluecat.cli import progress
+from gluecat.cli.history import split_address
+from gluecat.cli.output import print_json, stderr, stdout
+from gluecat.cli.planning import _confirmed, _execute, _report, _require_terminal, _warn, render
+from gluecat.errors import GluecatError
+from gluecat.history.listing import History, is_iceberg, table_history
+from gluecat.history.prune import TableVersions, prune, prune_candidates
+from gluecat.history.rollback import (
+    ICEBERG_REFUSAL,
+    project_database,
+    roll_back_snapshot,
+    rollback_plan,
+    snapshot_rollback,
+    table_file,
+)
+from gluecat.model import TABLE_MODELS
+from gluecat.model.table import Table, as_table
+from gluecat.plan import saved, serialize
+from gluecat.plan.identity import catalog_binding
+from gluecat.plan.planner import load_checked
+from gluecat.project.load import Project
+from gluecat.project.targets import Targets
+from gluecat.render.text import value
+from gluecat.secrets import redact
+from gluecat.text.plain import counted
+
+HEADER = (
+    "# Rolled back by gluecat rollback to Glue version {version}. Edit freely: gluecat plan shows what edits change.\n"
+)
+# What the table's file says about how gluecat treats it, not what Glue holds: kept as written.
+KEPT_KEYS = ("partitions", "lint", "allow_breaking", "partition_schema", "skip_archive")
+
+
+def _glue(connection: Connection, what: str) -> Glue:
+    if not isinstance(connection.catalog, Glue):
+        raise GluecatError(f"{what} reads Glue's table versions; a Hive Metastore keeps none")
+    return connection.catalog
+
+
+# history
+
+
+def history_command(root: Path, address: str, output_format: str, limit: int, page: int, env: str | None) -> int:
+    database, name = split_address(address)
+    project = load_checked(root, _warn, env)
+    with connect(project) as connection:
+        _glue(connection, "history")
+        found = table_history(connection, database, name, limit, page)
+    if output_format == "json":
+        print_json(json.loads(json.dumps(found.as_json(), default=str)))
+        return 0
+    _print_history(found, limit, page)
+    return 0
+
+
+def _print_history(found: History, limit: int, page: int) -> None:
+    first = (page - 1) * limit + 1
+    shown = f"{first}-{first + len(found.versions) - 1}" if found.versions else "none"
+    stdout.print(
+        f"{found.address}: {counted(found.total, 'Glue version')} kept (showing {shown}, newest first)", markup=False
+    )
+    for entry in found.versions:
+        flags = " (current)" if entry.current else ""
+        who = f" by {entry.by}" if entry.by else ""
+        stdout.print(f"\nversion {entry.version_id}{flags}  {entry.written or 'time unknown'}{who}", markup=False)
+        if entry.previous is None:
+            stdout.print("    the oldest version Glue keeps", markup=False)
+        elif not entry.diffs:
+            stdout.print(f"    no field changed since version {entry.previous}", markup=False)
+        for diff in entry.diffs:
+            line = f"    ~ {diff.path}: {value(diff.before)} -> {value(diff.after)}"
+            stdout.print(redact.scrub(line), markup=False)
+    if first + len(found.versions) - 1 < found.total:
+        stdout.print(f"\nMore with --page {page + 1}.", markup=False)
+    if found.iceberg:
+        stdout.print(f"\nIceberg snapshots ({len(found.snapshots)}, newest first):", markup=False)
+        for snap in found.snapshots:
+            marks = " (current)" if snap.current else ("" if snap.ancestor else " (not in the current history)")
+            added = snap.summary.get("added-records")
+            rows = f", {added} rows added" if added else ""
+            stdout.print(f"  {snap.snapshot_id}{marks}  {snap.timestamp_ms} ms  {snap.operation}{rows}", markup=False)
+
+
+# rollback
+
+
+@dataclass(frozen=True)
+class Rollback:
+    address: str
+    to_version: int | None
+    to_snapshot: int | None
+    auto_approve: bool
+    out: Path | None
+    write_yaml: bool
+    allow_destroy: bool
+
+
+def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
+    database, name = split_address(request.address)
+    if (request.to_version is None) == (request.to_snapshot is None):
+        raise GluecatError("give one of --to-version N (a Hive table or view) or --to-snapshot ID (an Iceberg table)")
+    if request.out:
+        saved.check_destination(request.out)
+    if not request.auto_approve and not request.out:
+        _require_terminal()
+    project = load_checked(root, _warn, env, Targets.parse([request.address]))
+    project_database(project, database)
+    with connect(project) as connection:
+        _glue(connection, "rollback")
+        live = connection.catalog.table(database, name)
+        if live is None:
+            raise GluecatError(f"{request.address} is not in the catalog: there is nothing to roll back")
+        if request.to_snapshot is not None:
+            return _snapshot(connection, request, database, name, live)
+        if is_iceberg(live):
+            raise GluecatError(ICEBERG_REFUSAL.format(address=request.address))
+        return _version(project, connection, request, database, name, live)
+
+
+def _version(
+    project: Project, connection: Connection, request: Rollback, database: str, name: str, live: dict[str, Any]
+) -> int:
+    wanted = str(request.to_version)
+    if str(live.get("VersionId")) == wanted:
+        raise GluecatError(f"{request.address} is at version {wanted} already")
+    version = _glue(connection, "rollback").table_version(database, name, wanted)
+    if version is None:
+        raise GluecatError(f"{request.address} has no version {wanted} (`gluecat history` lists those Glue keeps)")
+    data = _version_data(project, connection, database, name, version["Table"])
+    model = _model(data, name)
+    with progress.status(stderr, "reading the live catalog") as update:
+        plan = rollback_plan(project, connection, database, model, wanted, update)
+    if request.out:
+        saved.write(request.out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
+        render(plan, "human", request.allow_destroy)
+        stderr.print(
+            f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
+            markup=False,
+        )
+        _yaml_step(project, request, database, name, data)
+        return 0
+    render(plan, "human", request.allow_destroy)
+    if not plan.has_changes:
+        stdout.print(f"{request.address} already means what version {wanted} held: nothing to write.", markup=False)
+        _yaml_step(project, request, database, name, data)
+        return 0
+    refuse_destruction(plan, request.allow_destroy)
+    if not request.auto_approve and not _confirmed():
+        stdout.print("Rollback cancelled; nothing was changed.", markup=False)
+        return 1
+    verify_unchanged(connection, plan, creates=False)
+    code = _report(_execute(connection, plan))
+    if code == 0:
+        _yaml_step(project, request, database, name, data)
+    return code
+
+
+def _version_data(
+    project: Project, connection: Connection, database: str, name: str, table: dict[str, Any]
+) -> dict[str, Any]:
+    """The table file's data for the version, as import would write it, with the file's own directives."""
+    database_model = project_database(project, database).model
+    adopted = adopt_table(connection, database_model, table, tuple(project.config.ignore_parameters), False)
+    data = dict(adopted.data)
+    data.pop("partitions", None)
+    existing = table_file(project, database, name)
+    if existing is not None and isinstance(existing.source.data, dict):
+        data.update({k: existing.source.data[k] for k in KEPT_KEYS if k in existing.source.data})
+    return data
+
+
+def _model(data: dict[str, Any], name: str) -> Table:
+    planned = {k: v for k, v in data.items() if k != "partitions"}  # a rollback leaves partitions alone
+    kind = TABLE_MODELS[str(planned.get("format", "hive"))]
+    table = as_table(kind.model_validate({**planned, "name": name}))
+    if table is None:
+        raise GluecatError(f"{name}: its version is not a table gluecat can write back")
+    return table
+
+
+def _yaml_step(project: Project, request: Rollback, database: str, name: str, data: dict[str, Any]) -> None:
+    path = project.root / database / "tables" / f"{name}.yaml"
+    if request.write_yaml:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dump(data, HEADER.format(version=request.to_version)), encoding="utf-8")
+        stdout.print(
+            f"Wrote version {request.to_version}'s definition to {path}: the next plan is clean.", markup=False
+        )
+        return
+    stdout.print(
+        f"{path} still describes the table as it was: the next plan would undo the rollback. Rerun with"
+        " --write-yaml, or edit the file, before the next apply.",
+        markup=False,
+    )
+
+
+def _snapshot(connection: Connection, request: Rollback, database: str, name: str, live: dict[str, Any]) -> int:
+    if not is_iceberg(live):
+        raise GluecatError(f"{request.address} is not an Iceberg table: roll it back with --to-version N")
+    if request.out:
+        raise GluecatError("--out saves a Glue plan; a snapshot rollback is one Iceberg commit: run it without --out")
+    assert request.to_snapshot is not None
+    planned = snapshot_rollback(connection, database, name, request.to_snapshot)
+    stdout.print(
+        f"Rollback {planned.address} from snapshot {planned.current} to {planned.target}, undoing"
+        f" {counted(len(planned.undone), 'commit')}:",
+        markup=False,
+    )
+    for commit in planned.undone:
+        stdout.print(f"  - {commit}", markup=False)
+    if not request.auto_approve and not _confirmed():
+        stdout.print("Rollback cancelled; nothing was changed.", markup=False)
+        return 1
+    roll_back_snapshot(connection, planned)
+    stdout.print(f"Rolled {planned.address} back to snapshot {planned.target}.", markup=False)
+    return 0
+
+
+# prune-versions
+
+
+def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, env: str | None) -> int:
+    if not auto_approve:
+        _require_terminal()
+    project = load_checked(root, _warn, env, targets)
+    with connect(project) as connection:
+        _glue(connection, "prune-versions")
+        with progress.status(stderr, "reading table versions") as update:
+            tables = prune_candidates(project, connection, targets, keep, update)
+        if not tables:
+            stdout.print(f"No versions to delete: every table keeps {keep} or fewer.", markup=False)
+            return 0
+        for table in tables:
+            stdout.print(_prune_line(table), markup=False)
+        total = sum(len(t.delete) for t in tables)
+        calls = sum(-(-len(t.delete) // 100) for t in tables)
+        stdout.print(
+            f"Prune: {counted(total, 'version')} of {counted(len(tables), 'table')} to delete,"
+            f" in {counted(calls, 'BatchDeleteTableVersion call')}.",
+            markup=False,
+        )
+        if not auto_approve and not _confirmed():
+            stdout.print("Prune cancelled; nothing was deleted.", markup=False)
+            return 1
+        result = prune(connection, tables, lambda _: True)
+    for address, error in result.failures:
+        stderr.print(f"failed {address} version {error.values[0]}: {error.code}: {error.message}", markup=False)
+    stdout.print(f"Deleted {counted(result.deleted, 'version')} in {counted(result.calls, 'call')}.", markup=False)
+    return 1 if result.failures else 0
+
+
+def _prune_line(table: TableVersions) -> str:
+    return (
+        f"  - {table.address}: delete {counted(len(table.delete), 'version')} ({_ranges(table.delete)}),"
+        f" keep {_ranges(table.kept)} (current {table.current})"
+    )
+
+
+def _ranges(ids: tuple[str, ...]) -> str:
+    """`250-241, 7, 5-1`: runs of consecutive ids, newest first."""
+    numbers = [int(i) for i in ids if i.isdigit()]
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and runs[-1][-1] - 1 == number:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)

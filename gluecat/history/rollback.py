@@ -1,0 +1,125 @@
+"""`gluecat rollback`: an earlier version written back, as a plan like any other.
+
+The plan is the project with one table's definition replaced by the version's (read into the same
+model a table file holds): the planner diffs it with the live table, the gate weighs it, apply
+writes it with the live VersionId, so a table someone changed meanwhile is refused, not overwritten.
+An Iceberg table is rolled back by its own snapshots instead: a Glue version would point it at old
+metadata and silently drop every commit since.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gluecat.backends.connect import Connection
+from gluecat.changes.model import Plan
+from gluecat.errors import ConflictError, GluecatError, LiveStateError
+from gluecat.model.table import Table
+from gluecat.plan.planner import make_plan
+from gluecat.project.load import LoadedDatabase, LoadedTable, Project
+from gluecat.project.source import SourceFile
+from gluecat.project.targets import Targets
+
+ICEBERG_REFUSAL = (
+    "{address} is an Iceberg table: a Glue version would point it at old metadata and drop every commit"
+    " since; roll back one of its snapshots with --to-snapshot ID (`gluecat history` lists them)"
+)
+
+
+def project_database(project: Project, database: str) -> LoadedDatabase:
+    for loaded in project.databases:
+        if loaded.name == database:
+            return loaded
+    raise GluecatError(f"database {database} is not in the project: roll back tables the project manages")
+
+
+def table_file(project: Project, database: str, name: str) -> LoadedTable | None:
+    return next((t for t in project_database(project, database).tables if t.name == name), None)
+
+
+def with_table(project: Project, database: str, model: Table) -> Project:
+    """The project with `database`'s table file for `model` replaced (or added) by `model`."""
+    loaded = project_database(project, database)
+    assert model.name is not None
+    existing = table_file(project, database, model.name)
+    path = project.root / database / "tables" / f"{model.name}.yaml"
+    source = existing.source if existing else SourceFile(path, {})
+    tables = [t for t in loaded.tables if t.name != model.name] + [LoadedTable(model, source)]
+    changed = dataclasses.replace(loaded, tables=tuple(tables))
+    databases = tuple(changed if d.name == database else d for d in project.databases)
+    return dataclasses.replace(project, databases=databases)
+
+
+def rollback_plan(
+    project: Project,
+    connection: Connection,
+    database: str,
+    model: Table,
+    version_id: str,
+    progress: Callable[[str], None],
+) -> Plan:
+    """The plan that writes `model` (version `version_id`'s definition) over the live table."""
+    assert model.name is not None
+    address = f"{database}.{model.name}"
+    targets = Targets.parse([address])
+    plan = make_plan(with_table(project, database, model), connection, targets, progress)
+    note = f"rolls {address} back to its Glue version {version_id}"
+    return dataclasses.replace(plan, notes=(note, *plan.notes))
+
+
+@dataclass(frozen=True)
+class SnapshotRollback:
+    address: str
+    current: int | None
+    target: int
+    undone: tuple[str, ...]  # the commits after the target, newest first: "<id> <operation>"
+
+
+def snapshot_rollback(connection: Connection, database: str, name: str, snapshot_id: int) -> SnapshotRollback:
+    """What rolling back to `snapshot_id` undoes; refused unless it is an ancestor of the current one."""
+    from pyiceberg.table.snapshots import ancestors_of
+
+    table = _load(connection, database, name)
+    address = f"{database}.{name}"
+    metadata = table.metadata
+    if metadata.snapshot_by_id(snapshot_id) is None:
+        known = ", ".join(str(s.snapshot_id) for s in metadata.snapshots) or "none"
+        raise GluecatError(f"{address} has no snapshot {snapshot_id} (its snapshots: {known})")
+    if snapshot_id == metadata.current_snapshot_id:
+        raise GluecatError(f"{address} is already at snapshot {snapshot_id}")
+    undone: list[str] = []
+    for snapshot in ancestors_of(table.current_snapshot(), metadata):
+        if snapshot.snapshot_id == snapshot_id:
+            return SnapshotRollback(address, metadata.current_snapshot_id, snapshot_id, tuple(undone))
+        operation = snapshot.summary.operation.value if snapshot.summary else "commit"
+        undone.append(f"{snapshot.snapshot_id} {operation}")
+    raise GluecatError(
+        f"snapshot {snapshot_id} is not an ancestor of {address}'s current snapshot: only an earlier state of"
+        " the current history can be rolled back to"
+    )
+
+
+def roll_back_snapshot(connection: Connection, rollback: SnapshotRollback) -> None:
+    """One Iceberg commit making `rollback.target` current; refused if the table moved since it was read."""
+    from pyiceberg.exceptions import CommitFailedException
+
+    database, name = rollback.address.split(".", 1)
+    table = _load(connection, database, name)
+    if table.metadata.current_snapshot_id != rollback.current:
+        raise ConflictError(f"{rollback.address}: its current snapshot changed since it was read; nothing was written")
+    try:
+        table.manage_snapshots().rollback_to_snapshot(rollback.target).commit()
+    except CommitFailedException as exc:
+        raise ConflictError(f"{rollback.address}: a concurrent Iceberg commit won: {exc}") from exc
+    except ValueError as exc:
+        raise LiveStateError(f"{rollback.address}: Iceberg refused the rollback: {exc}") from exc
+
+
+def _load(connection: Connection, database: str, name: str) -> Any:
+    try:
+        return connection.iceberg.catalog.load_table((database, name))
+    except Exception as exc:
+        raise LiveStateError(f"{database}.{name}: cannot read its Iceberg metadata: {exc}") from exc

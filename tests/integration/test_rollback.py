@@ -1,0 +1,131 @@
+"""history and rollback --to-version against the local Glue's version keeping: three applied changes
+make four versions with the diffs between them; rolling back to version 2 plans the reverse of the
+later changes, applies with the VersionId guard and leaves the table equal to version 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gluecat.sandbox.server import LocalGlue
+from tests.integration.helpers import gluecat, write_project
+
+V1 = """\
+description: Customers
+storage: csv
+columns:
+  - {name: customer_id, type: bigint}
+  - {name: email, type: string}
+parameters: {owner_team: crm}
+"""
+V2 = V1.replace("description: Customers", "description: One row per customer")
+V3 = V2.replace("  - {name: email, type: string}\n", "  - {name: email, type: string}\n  - {name: tier, type: string}\n")
+V4 = V3.replace("customer_id, type: bigint", "customer_id, type: string").replace("owner_team: crm", "owner_team: growth")
+COMPARED = ("Description", "TableType", "PartitionKeys", "StorageDescriptor", "Parameters")
+
+
+def _project(tmp_path: Path, server: LocalGlue) -> Path:
+    files = {"crm/database.yaml": "location: s3://lake/crm/\n", "crm/tables/customers.yaml": V1}
+    return write_project(tmp_path / "project", server.endpoint_url, files)
+
+
+def _apply(root: Path, text: str) -> None:
+    (root / "crm/tables/customers.yaml").write_text(text)
+    result = gluecat("apply", str(root), "--auto-approve")
+    assert result.exit_code == 0, result.output
+
+
+def _four_versions(tmp_path: Path, server: LocalGlue) -> Path:
+    root = _project(tmp_path, server)
+    for text in (V1, V2, V3, V4):
+        _apply(root, text)
+    return root
+
+
+def _fields(table: dict[str, Any]) -> dict[str, Any]:
+    return {key: table.get(key) for key in COMPARED}
+
+
+def test_history_lists_each_version_with_the_diff_from_the_one_before(tmp_path: Path, server: LocalGlue) -> None:
+    root = _four_versions(tmp_path, server)
+    result = gluecat("history", str(root), "crm.customers", "--format", "json")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found["versions_kept"] == 4
+    versions = {v["version"]: v for v in found["versions"]}
+    assert [v["version"] for v in found["versions"]] == ["4", "3", "2", "1"]
+    assert versions["4"]["current"] and not versions["3"]["current"]
+
+    def changes(version: str) -> dict[str, tuple[Any, Any]]:
+        return {c["path"]: (c["before"], c["after"]) for c in versions[version]["changes"]}
+
+    assert changes("2") == {"description": ("Customers", "One row per customer")}
+    assert changes("3") == {"columns.tier": (None, "string")}
+    assert changes("4") == {"columns.customer_id.type": ("bigint", "string"), "parameters.owner_team": ("crm", "growth")}
+    assert versions["1"]["previous"] is None and versions["1"]["changes"] == []
+    assert all(v["written"] for v in found["versions"])
+    paged = json.loads(gluecat("history", str(root), "crm.customers", "--format", "json", "--limit", "2", "--page", "2").output)
+    assert [v["version"] for v in paged["versions"]] == ["2", "1"]
+    human = gluecat("history", str(root), "crm.customers")
+    assert "version 4 (current)" in human.output and "~ columns.customer_id.type: bigint -> string" in human.output
+
+
+def test_rollback_plans_the_reverse_and_leaves_the_table_equal_to_the_version(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = _four_versions(tmp_path, server)
+    result = gluecat("rollback", str(root), "crm.customers", "--to-version", "2", "--auto-approve", "--write-yaml")
+    assert result.exit_code == 0, result.output
+    for reverse in (
+        "columns.customer_id.type: string -> bigint",
+        "parameters.owner_team: growth -> crm",
+        "columns.tier: string -> (absent)",
+    ):
+        assert reverse in result.output
+    assert "description" not in result.output.split("Apply complete")[0].split("rolls crm.customers back")[1]
+    live = raw_glue.get_table(DatabaseName="crm", Name="customers")["Table"]
+    two = raw_glue.get_table_version(DatabaseName="crm", TableName="customers", VersionId="2")["TableVersion"]["Table"]
+    assert _fields(live) == _fields(two)
+    assert live["VersionId"] == "5"  # written over version 4, as a new version
+    assert "Wrote version 2's definition" in result.output
+    clean = gluecat("plan", str(root), "--detailed-exitcode")
+    assert clean.exit_code == 0, clean.output
+
+
+def test_without_write_yaml_the_command_says_the_yaml_is_out_of_date(tmp_path: Path, server: LocalGlue) -> None:
+    root = _four_versions(tmp_path, server)
+    result = gluecat("rollback", str(root), "crm.customers", "--to-version", "3", "--auto-approve")
+    assert result.exit_code == 0, result.output
+    assert "still describes the table as it was" in result.output and "--write-yaml" in result.output
+    assert (root / "crm/tables/customers.yaml").read_text() == V4
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 2
+
+
+def test_a_saved_rollback_applied_after_someone_else_changed_the_table_writes_nothing(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = _four_versions(tmp_path, server)
+    plan_file = tmp_path / "rollback.json"
+    saved = gluecat("rollback", str(root), "crm.customers", "--to-version", "2", "--out", str(plan_file))
+    assert saved.exit_code == 0, saved.output
+    live = raw_glue.get_table(DatabaseName="crm", Name="customers")["Table"]
+    theirs = {k: live[k] for k in ("Name", "StorageDescriptor", "Parameters", "TableType")}
+    raw_glue.update_table(DatabaseName="crm", TableInput={**theirs, "Description": "someone else"})
+    server.reset_counts()
+    refused = gluecat("apply", str(plan_file))
+    assert refused.exit_code == 1
+    assert "crm.customers" in refused.output and "changed" in refused.output
+    assert "Traceback" not in refused.output
+    assert server.calls()["UpdateTable"] == 0
+    after = raw_glue.get_table(DatabaseName="crm", Name="customers")["Table"]
+    assert after["Description"] == "someone else" and after["VersionId"] == "5"
+
+
+def test_rollback_to_a_version_glue_does_not_keep_is_one_line(tmp_path: Path, server: LocalGlue) -> None:
+    root = _four_versions(tmp_path, server)
+    result = gluecat("rollback", str(root), "crm.customers", "--to-version", "9", "--auto-approve")
+    assert result.exit_code == 1
+    assert "crm.customers has no version 9" in result.output and "Traceback" not in result.output
+    neither = gluecat("rollback", str(root), "crm.customers", "--auto-approve")
+    assert neither.exit_code == 1 and "--to-version" in neither.output
