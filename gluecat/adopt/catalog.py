@@ -19,6 +19,7 @@ from gluecat.convert.parameters import managed
 from gluecat.errors import GluecatError
 from gluecat.model import Database, LintPolicy
 from gluecat.project.targets import addresses, unmatched
+from gluecat.secrets.files import OutsideRoot, confined, write_inside
 
 HEADER = "# Written by gluecat import. Edit freely: gluecat plan shows what your edits change.\n"
 READ_WORKERS = 8
@@ -158,7 +159,10 @@ def import_catalog(
     for path, planned in files.items():
         outcome = result.database_files if planned.database is None else result.table_files
         try:
-            _write(path, planned, force, reading, outcome, dry_run)
+            _write(root, path, planned, (force, dry_run), reading, outcome)
+        except OutsideRoot as exc:  # a link that leaves the project: nothing is read or written there
+            outcome.unwritable.append(path)
+            result.failed.append(str(exc))
         except OSError as exc:  # a file system that refuses the name or the write: the other files still are
             outcome.unwritable.append(path)
             result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
@@ -216,9 +220,13 @@ def _check_file_name(name: str, suffix: str = "") -> None:
         )
 
 
-def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome: Files, dry_run: bool) -> None:
+def _write(
+    root: Path, path: Path, planned: _Planned, options: tuple[bool, bool], reading: Reading, outcome: Files
+) -> None:
     """Write the file unless one that means the same is there; one that differs only with `force`
-    (with `dry_run`, only say so)."""
+    (with `dry_run`, only say so). Never through a link that leaves `root`: OutsideRoot."""
+    force, dry_run = options
+    confined(root, path)
     if path.exists():
         if path.read_bytes() == planned.text.encode("utf-8"):
             outcome.unchanged.append(path)
@@ -235,6 +243,5 @@ def _write(path: Path, planned: _Planned, force: bool, reading: Reading, outcome
             return
         outcome.overwritten.append(Differing(path, str(difference)))
     if not dry_run:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(planned.text, encoding="utf-8")
+        write_inside(root, path, planned.text)
     outcome.written.append(path)

@@ -16,6 +16,7 @@ from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.environments import choose
 from gluecat.project.load import CATALOG_FILE, read_catalog_config
+from gluecat.secrets.files import confined, write_inside
 from gluecat.text.plain import counted
 
 
@@ -32,6 +33,8 @@ def _config(root: Path, env: str | None) -> CatalogConfig:
 def import_command(root: Path, selection: Selection, force: bool, env: str | None = None, dry_run: bool = False) -> int:
     """Write the files (`dry_run`: say, file by file, what would be written, and write nothing)."""
     config = _config(root, env)
+    if not (root / CATALOG_FILE).exists():
+        confined(root, root / CATALOG_FILE)  # a dangling link out of the project: refused before anything
     references = References(config.vars)
     ignore = tuple(config.ignore_parameters)
     with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
@@ -42,8 +45,7 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
     if dry_run:
         _list_outcomes(result, catalog if catalog_written else None)
     elif catalog_written:
-        catalog.parent.mkdir(parents=True, exist_ok=True)
-        catalog.write_text(dump({"region": region} if region else {}, HEADER), encoding="utf-8")
+        write_inside(root, catalog, dump({"region": region} if region else {}, HEADER))
     for kept in [] if dry_run else result.kept:
         stderr.print(f"[yellow]kept[/] {escape(str(kept.path))}: {escape(kept.why)}; pass --force to overwrite it")
     for overwritten in [] if dry_run else result.overwritten:

@@ -21,6 +21,7 @@ from gluecat.errors import LiveStateError
 from gluecat.sandbox.lock import GLUECAT_DIR, LOCK_FILE, Served, serving_now
 from gluecat.sandbox.snapshot import STATE_FILE, read_snapshot
 from gluecat.sandbox.state import STATE_DIR
+from gluecat.secrets.files import confined
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ def reset(project_root: Path) -> bool:
     A running server (a command's or `gluecat sandbox`) is a LiveStateError: it holds the state in
     memory and would save it back."""
     state = state_directory(project_root)
+    confined(project_root, state)  # deletes nothing through a link that leaves the project
     with _lock_taken(project_root, create=state.exists()) as taken:
         if not taken:
             holder = Running(serving_now(project_root))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gluecat.errors import LiveStateError
-from gluecat.sandbox.snapshot import write_atomically
+from gluecat.secrets.files import make_directory, write_inside
 
 GLUECAT_DIR = ".gluecat"
 LOCK_FILE = "sandbox.lock"
@@ -37,6 +37,7 @@ class Served:
 
 class SandboxLock:
     def __init__(self, project_root: Path) -> None:
+        self.root = project_root
         self.directory = project_root / GLUECAT_DIR
         self._descriptor: int | None = None
         self._held = False
@@ -70,7 +71,7 @@ class SandboxLock:
     def announce(self, url: str) -> None:
         """Tell later commands that this process serves the state at `url`."""
         payload = json.dumps({"url": url, "pid": os.getpid()}).encode()
-        write_atomically(self.directory / SERVED_FILE, payload)
+        write_inside(self.root, self.directory / SERVED_FILE, payload, private=True)
 
     def release(self) -> None:
         if self._held:
@@ -97,12 +98,12 @@ class SandboxLock:
         lock file is there already, read-only: commands that only read still run)."""
         if self._descriptor is not None:
             return
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:  # never through a link that leaves the project (OutsideRoot is not an OSError)
+            make_directory(self.root, self.directory, private=True)
+            self._descriptor = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         except OSError as exc:
             try:
-                self._descriptor = os.open(self._path, os.O_RDONLY)
+                self._descriptor = os.open(self._path, os.O_RDONLY | os.O_NOFOLLOW)
             except OSError:
                 raise LiveStateError(
                     f"cannot use the sandbox state in {self.directory}: {exc.strerror or exc}; "

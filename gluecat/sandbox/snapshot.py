@@ -4,22 +4,25 @@ Layout under `.gluecat/sandbox/`:
 - `state.json`: the Glue catalog and, per bucket, each object key -> the SHA-256 of its body;
 - `objects/ab/abcdef...`: object bodies by content, written once and never changed.
 
-A save writes the bodies it lacks, then a new `state.json` beside the old one (fsync),
-then renames it over the old one: a reader or a crash sees the old state or the new one,
-never a mix. Bodies the new state no longer names are removed afterwards. The layout
-of earlier versions (`glue.json` + `s3/<bucket>/<key>` files) is still read.
+Every file is written inside the state directory only (never through a link that leaves it), 0600 in
+0700 directories: the state holds parameter values such as passwords. A save writes the bodies it
+lacks, then a new `state.json` beside the old one (fsync), then renames it over the old one: a
+reader or a crash sees the old state or the new one, never a mix. Bodies the new state no longer
+names are removed afterwards. The layout of earlier versions (`glue.json` + `s3/<bucket>/<key>`
+files) is still read.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from gluecat.secrets.files import write_inside
 
 STATE_FILE = "state.json"
 OBJECTS = "objects"
@@ -55,8 +58,7 @@ def store_body(state: Path, body: bytes) -> str:
     digest = hashlib.sha256(body).hexdigest()
     target = body_path(state, digest)
     if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(target, body)
+        write_inside(state, target, body, private=True)
     return digest
 
 
@@ -68,33 +70,10 @@ def write_snapshot(state: Path, snapshot: Snapshot) -> None:
         "buckets": [bucket.as_json() for bucket in snapshot.buckets],
         "partition_indexes": snapshot.partition_indexes,
     }
-    state.mkdir(parents=True, exist_ok=True)
-    write_atomically(state / STATE_FILE, json.dumps(document, default=str).encode())
+    write_inside(state, state / STATE_FILE, json.dumps(document, default=str).encode(), private=True)
     _remove_unreferenced(state, {d for bucket in snapshot.buckets for d in bucket.objects.values()})
     (state / LEGACY_GLUE).unlink(missing_ok=True)
     shutil.rmtree(state / LEGACY_S3, ignore_errors=True)
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)  # a full disk leaves no half-written file behind
-        raise
-    _fsync_directory(target.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    descriptor = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def _remove_unreferenced(state: Path, keep: set[str]) -> None:

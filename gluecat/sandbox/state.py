@@ -1,6 +1,7 @@
 """The project's sandbox for a command: where it is served, who owns its state, when it is saved.
 
-The state lives under `.gluecat/sandbox/` (see `snapshot`). A command either talks to
+The state lives under `.gluecat/sandbox/` (see `snapshot`), a directory of the project's own (0700):
+a link that takes it out of the project is refused. A command either talks to
 the running `gluecat sandbox`, or takes the sandbox lock and starts a server of its own
 over the saved state; either way what it wrote is saved before it returns, and a
 command that only read leaves the state untouched.
@@ -18,6 +19,7 @@ import boto3
 from gluecat.errors import LiveStateError
 from gluecat.sandbox.lock import SandboxLock
 from gluecat.sandbox.server import LocalGlue, request_save
+from gluecat.secrets.files import confined, make_directory
 
 STATE_DIR = Path(".gluecat") / "sandbox"
 REGION = "us-east-1"
@@ -61,7 +63,12 @@ def serving_sandbox(project_root: Path, region: str | None, port: int) -> Iterat
 
 
 def _private_server(project_root: Path, region: str | None, lock: SandboxLock, port: int) -> LocalGlue:
+    # The server writes only inside this directory: it must be the project's own, not a link out of it.
     state = project_root / STATE_DIR
+    try:
+        make_directory(project_root, state, private=True)
+    except OSError:  # a read-only project: confined all the same, and the server says what it cannot save
+        confined(project_root, state)
     return LocalGlue(port=port, state=state, region=region or REGION, inherit_fds=(lock.descriptor,))
 
 

@@ -1,0 +1,121 @@
+"""Files gluecat writes stay inside the directory they belong to, whatever links it holds; private
+files are the owner's alone."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from gluecat.secrets.files import OutsideRoot, confined, make_directory, open_directory, write_inside
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> tuple[Path, Path]:
+    root, outside = tmp_path / "project", tmp_path / "elsewhere"
+    root.mkdir()
+    outside.mkdir()
+    return root, outside
+
+
+def test_a_file_link_that_leaves_the_root_is_refused_and_the_target_is_untouched(places: tuple[Path, Path]) -> None:
+    root, outside = places
+    (outside / "credentials").write_text("kept")
+    (root / "tables").mkdir()
+    (root / "tables" / "orders.yaml").symlink_to(outside / "credentials")
+
+    with pytest.raises(OutsideRoot, match="outside"):
+        write_inside(root, root / "tables" / "orders.yaml", "written")
+    assert (outside / "credentials").read_text() == "kept"
+
+
+def test_a_dangling_link_out_of_the_root_is_refused_and_nothing_is_made(places: tuple[Path, Path]) -> None:
+    root, outside = places
+    (root / "catalog.yaml").symlink_to(outside / "new-file")
+
+    with pytest.raises(OutsideRoot):
+        write_inside(root, root / "catalog.yaml", "region: x\n")
+    assert not (outside / "new-file").exists()
+
+
+def test_a_directory_link_out_of_the_root_is_refused(places: tuple[Path, Path]) -> None:
+    root, outside = places
+    (root / "sales").symlink_to(outside, target_is_directory=True)
+
+    with pytest.raises(OutsideRoot):
+        write_inside(root, root / "sales" / "tables" / "orders.yaml", "x")
+    with pytest.raises(OutsideRoot):
+        make_directory(root, root / "sales" / "tables")
+    assert list(outside.iterdir()) == []
+
+
+def test_links_that_stay_inside_the_root_are_followed(places: tuple[Path, Path]) -> None:
+    root, _ = places
+    (root / "shared").mkdir()
+    (root / "shared" / "orders.yaml").write_text("old")
+    (root / "sales" / "tables").mkdir(parents=True)
+    (root / "sales" / "tables" / "orders.yaml").symlink_to(root / "shared" / "orders.yaml")
+
+    written = write_inside(root, root / "sales" / "tables" / "orders.yaml", "new")
+    assert written == (root / "shared" / "orders.yaml").resolve()
+    assert (root / "sales" / "tables" / "orders.yaml").is_symlink(), "the link stays a link"
+    assert (root / "shared" / "orders.yaml").read_text() == "new"
+
+
+def test_a_directory_turned_into_a_link_after_the_check_is_refused(places: tuple[Path, Path]) -> None:
+    """Resolved first, then walked without following links: a link swapped in between is not followed."""
+    root, outside = places
+    (root / "sales").mkdir()
+    resolved = confined(root, root / "sales" / "tables")
+    (root / "sales").rmdir()
+    (root / "sales").symlink_to(outside, target_is_directory=True)
+
+    with pytest.raises(OutsideRoot, match="became a symbolic link"):
+        open_directory(root, resolved)
+    assert list(outside.iterdir()) == []
+
+
+def test_private_files_are_0600_in_0700_directories_whatever_the_umask(places: tuple[Path, Path]) -> None:
+    root, _ = places
+    previous = os.umask(0o022)
+    try:
+        (root / "state").mkdir(mode=0o755)
+        make_directory(root, root / "state", private=True)
+        written = write_inside(root / "state", root / "state" / "objects" / "ab" / "abc", b"password", private=True)
+    finally:
+        os.umask(previous)
+    assert _mode(written) == 0o600
+    assert _mode(root / "state") == 0o700, "a state directory made open earlier is closed"
+    assert _mode(root / "state" / "objects") == 0o700
+    assert _mode(root / "state" / "objects" / "ab") == 0o700
+
+
+def test_a_file_written_over_keeps_its_mode_and_leaves_no_temporary_file(places: tuple[Path, Path]) -> None:
+    root, _ = places
+    target = root / "run.sh"
+    target.write_text("old")
+    target.chmod(0o750)
+
+    write_inside(root, target, "new")
+    assert target.read_text() == "new"
+    assert _mode(target) == 0o750
+    assert sorted(p.name for p in root.iterdir()) == ["run.sh"]
+
+
+def test_a_relative_path_is_confined_as_its_absolute_one(
+    places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, outside = places
+    monkeypatch.chdir(root.parent)
+    (root / "out").symlink_to(outside, target_is_directory=True)
+
+    with pytest.raises(OutsideRoot):
+        write_inside(Path("project"), Path("project/out/x.yaml"), "x")
+    write_inside(Path("project"), Path("project/in/x.yaml"), "x")
+    assert (root / "in" / "x.yaml").read_text() == "x"
