@@ -19,7 +19,7 @@ from gluecat.apply.partition_schema import follow_entries
 from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
-from gluecat.changes.model import Action, Change, PartitionChanges, PartitionWrite, Plan
+from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges, PartitionWrite, Plan
 from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
@@ -82,6 +82,7 @@ def verify_unchanged(connection: Connection, plan: Plan, creates: bool = True) -
     which refuses to create what appeared meanwhile."""
     catalog = connection.catalog
     checked = [c for c in plan.changes if creates or c.action not in (Action.CREATE, Action.REGISTER)]
+    checked = [c for c in checked if c.kind not in ACCESS_KINDS]  # Lake Formation's: see apply/access.py
     with ThreadPoolExecutor(max_workers=TABLE_WORKERS) as pool:
         now = list(pool.map(partial(_live_version, connection), checked))
     stale = [change.address for change, version in zip(checked, now, strict=True) if version != change.live_version]
@@ -144,6 +145,11 @@ def apply_plan(
         work = [pool.submit(_table, connection, item, result, progress, stop) for item in tables.values()]
         for future in work:
             future.result()
+    access = [c for c in plan.changes if c.kind in ACCESS_KINDS]
+    if access:  # once the databases and tables they are about exist
+        from gluecat.apply.access import apply_access
+
+        apply_access(connection.lakeformation, access, result, progress, stop)
     # A signal that came once every step had been attempted interrupted nothing.
     result.interrupted = stop.is_set() and not result.unreachable and progress.units < work_units(plan)
     return result

@@ -24,6 +24,7 @@ from gluecat.secrets import redact
 if TYPE_CHECKING:
     from gluecat.backends.delta import DeltaTables
     from gluecat.backends.iceberg import IcebergTables
+    from gluecat.backends.lakeformation import LakeFormation
 
 
 @dataclass
@@ -55,6 +56,13 @@ class Connection:
         from gluecat.backends.delta import DeltaTables
 
         return DeltaTables(self.session, self.endpoint_url)
+
+    @cached_property
+    def lakeformation(self) -> LakeFormation | None:
+        """Lake Formation beside the Glue catalog; None for a Hive Metastore, which has none."""
+        from gluecat.backends.lakeformation import LakeFormation
+
+        return None if self.metastore else LakeFormation(self.session, self.endpoint_url, self.catalog_id)
 
 
 @contextmanager

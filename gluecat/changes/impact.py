@@ -19,10 +19,11 @@ ENGINES: tuple[Engine, ...] = get_args(Engine)
 
 
 class Impact(StrEnum):
-    """Ordered: safe < breaking < destructive."""
+    """Ordered: safe < breaking < access (someone loses access) < destructive."""
 
     SAFE = "safe"
     BREAKING = "breaking"
+    ACCESS = "access"
     DESTRUCTIVE = "destructive"
 
     @property
@@ -42,7 +43,7 @@ class Impact(StrEnum):
         return self.rank >= _RANKS[other]
 
 
-_RANKS = {"safe": 0, "breaking": 1, "destructive": 2}
+_RANKS = {"safe": 0, "breaking": 1, "access": 2, "destructive": 3}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ from typing import Any, Literal
 from gluecat.changes.impact import ENGINES, Finding, Impact, impact_of, worst
 
 FORMAT_VERSION = 2
-Kind = Literal["database", "table", "index", "optimizer"]
+Kind = Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant"]
+# Lake Formation's changes: a removal revokes access (impact `access`), never data.
+ACCESS_KINDS = ("lf_tag", "tag_assignment", "grant")
 
 
 class Action(StrEnum):
@@ -62,7 +64,7 @@ class Change:
 
     @property
     def destructive(self) -> bool:
-        if self.kind in ("index", "optimizer"):  # they hold no data: dropping or rebuilding one loses nothing
+        if self.kind in ("index", "optimizer") or self.kind in ACCESS_KINDS:  # they hold no data
             return False
         return self.action.destructive or self.drops
 

@@ -163,12 +163,16 @@ def apply(
     ] = False,
     target: TargetOption = None,
     env: EnvOption = None,
+    allow_revoke: Annotated[
+        bool, typer.Option("--allow-revoke", help="Permit revoking Lake Formation grants or removing LF-tags")
+    ] = False,
 ) -> None:
     """Carry out a fresh plan (asks first unless --auto-approve), or exactly a saved one."""
     from gluecat.cli.planning import apply_command
     from gluecat.project.targets import Targets
 
-    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, Targets.parse(target), env))
+    targets = Targets.parse(target)
+    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, targets, env, allow_revoke))
 
 
 class SparkFormat(StrEnum):

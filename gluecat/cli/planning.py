@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from gluecat.apply.access import refuse_revocation
 from gluecat.apply.run import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
 from gluecat.backends.connect import Connection, connect
 from gluecat.changes.model import Plan
@@ -77,9 +78,12 @@ def plan_command(
     return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
 
 
-def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets, env: str | None = None) -> int:
+def apply_command(
+    path: Path, auto_approve: bool, allow_destroy: bool, targets: Targets, env: str | None = None,
+    allow_revoke: bool = False,
+) -> int:  # fmt: skip
     if path.is_file() and path.name != CATALOG_FILE:
-        return _apply_saved(path, allow_destroy, env, targets)
+        return _apply_saved(path, allow_destroy, env, targets, allow_revoke)
     if not path.exists() and path.suffix == ".json":
         raise GluecatError(f"no such plan file: {path} (`gluecat plan DIR --out {path}` writes one)")
     path = project_root(path)  # before asking anything: a mistyped directory is one line
@@ -92,6 +96,7 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         if not plan.has_changes:
             return 0
         refuse_destruction(plan, allow_destroy)
+        refuse_revocation(plan, allow_revoke)
         if not auto_approve and not _confirmed():
             stdout.print("Apply cancelled; nothing was changed.")
             return 1
@@ -100,7 +105,7 @@ def apply_command(path: Path, auto_approve: bool, allow_destroy: bool, targets: 
         return _report(_execute(connection, plan))
 
 
-def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets) -> int:
+def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
     masked_plan, binding = saved.read(path)
     plan = restore_data(masked_plan)
     if env and env != plan.env:
@@ -119,6 +124,7 @@ def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targ
     project = load_project(root, plan.env)
     render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
+    refuse_revocation(plan, allow_revoke)
     with connect(project) as connection:
         saved.check_binding(path, binding, catalog_binding(project, connection))
         verify_unchanged(connection, plan)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal, get_args
 from pydantic import AfterValidator, Field, StringConstraints
 
 from gluecat.model.base import Strict
+from gluecat.model.lakeformation import TagDefinitions, TagGrant
 
 Backend = Literal["glue", "hive"]
 THRIFT_URI = re.compile(r"thrift://[^/:\s]+:[0-9]{1,5}")
@@ -107,3 +108,7 @@ class CatalogConfig(Strict):
         default_factory=dict, description="Named deployments (dev, prod), each overriding connection keys and vars"
     )
     default_env: str | None = Field(None, description="The environment used when --env and GLUECAT_ENV are absent")
+    lf_tags: TagDefinitions | None = Field(None, description="Lake Formation LF-tag keys and their allowed values")
+    tag_grants: list[TagGrant] | None = Field(
+        None, description="Lake Formation grants by LF-tag expression; present: gluecat owns every such grant"
+    )

@@ -20,6 +20,7 @@ from gluecat.model.base import (
     Parameters,
     Strict,
 )
+from gluecat.model.lakeformation import Grant, TagAssignments
 from gluecat.model.lint_policy import LintPolicy
 from gluecat.model.optimizers import Optimizers
 from gluecat.model.partition_index import PartitionIndex
@@ -40,6 +41,7 @@ class Column(Strict):
     type: HiveTypeText = Field(description="Hive type string, e.g. bigint, decimal(10,2)")
     comment: Comment | None = None
     parameters: Parameters = Field(default_factory=dict, description="Glue column parameters")
+    lf_tags: TagAssignments | None = Field(None, description="Lake Formation LF-tags assigned to the column")
 
 
 def _valid_iceberg_type(value: str) -> str:
@@ -72,6 +74,10 @@ class TableBase(Strict):
     lint: LintPolicy | None = Field(None, description="Exceptions to lint rules, kept visible for review")
     skip_archive: bool | None = Field(
         None, description="true: updates keep no archived version in Glue (SkipArchive); default catalog.yaml's"
+    )
+    lf_tags: TagAssignments | None = Field(None, description="Lake Formation LF-tags assigned to the table")
+    grants: list[Grant] | None = Field(
+        None, description="Lake Formation grants on the table; present: gluecat owns the table's grants"
     )
 
 

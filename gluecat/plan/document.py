@@ -30,13 +30,13 @@ class _FieldDiff(_Strict):
 
 class _Finding(_Strict):
     rule: str
-    impact: Literal["safe", "breaking", "destructive"]
+    impact: Literal["safe", "breaking", "access", "destructive"]
     message: str
 
 
 class _Change(_Strict):
     address: str
-    kind: Literal["database", "table", "index", "optimizer"]
+    kind: Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant"]
     action: Action
     database: str
     table: str | None
@@ -51,7 +51,7 @@ class _Change(_Strict):
 
     @model_validator(mode="after")
     def _what_apply_relies_on(self) -> _Change:
-        if self.kind != "database" and not self.table:
+        if self.kind in ("table", "index", "optimizer") and not self.table:
             raise ValueError(f"{self.address}: a {self.kind} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
             raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from gluecat.access.plan import plan_access
 from gluecat.backends.connect import Connection
 from gluecat.backends.glue import Glue
 from gluecat.changes.model import Action, Plan
@@ -49,6 +50,8 @@ def make_plan(project: Project, connection: Connection, targets: Targets, progre
     with paused_gc():  # pages of partitions: millions of short-lived dicts, no cycles among them
         live = read_live(connection, project, targets, progress, partition_sinks(project))
         plan = build_plan(project, live, targets)
+        access = plan_access(project, connection.lakeformation, targets, plan.changes)
+        plan = replace(plan, changes=(*plan.changes, *access))
     plan = replace(plan, env=project.env)
     refused = metastore_note(plan) if project.config.backend == "hive" else None
     notes = [note for note in (targets.note(), *plan.notes, refused, *crowded_versions(plan, connection)) if note]

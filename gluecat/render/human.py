@@ -27,7 +27,12 @@ COLOURS = {
     Action.REPLACE: "magenta",
     Action.DELETE: "red",
 }
-IMPACT_COLOURS = {Impact.DESTRUCTIVE: "bold red", Impact.BREAKING: "bold yellow", Impact.SAFE: "green"}
+IMPACT_COLOURS = {
+    Impact.DESTRUCTIVE: "bold red",
+    Impact.ACCESS: "bold magenta",
+    Impact.BREAKING: "bold yellow",
+    Impact.SAFE: "green",
+}
 
 
 def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:

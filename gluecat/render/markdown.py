@@ -18,7 +18,7 @@ from gluecat.render.text import (
 )
 
 COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body, in characters
-HEADINGS = {Impact.DESTRUCTIVE: ":boom: ", Impact.BREAKING: ":warning: ", Impact.SAFE: ""}
+HEADINGS = {Impact.DESTRUCTIVE: ":boom: ", Impact.ACCESS: ":lock: ", Impact.BREAKING: ":warning: ", Impact.SAFE: ""}
 TABLE_HEAD = ["| | address | action | details |", "| --- | --- | --- | --- |"]
 SUMMARISED = (
     "> :scissors: This plan is longer than a GitHub comment allows ({limit:,} characters): it is summarised"

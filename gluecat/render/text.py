@@ -24,8 +24,13 @@ def summary_line(plan: Plan) -> str:
     )
 
 
-IMPACT_ORDER = (Impact.DESTRUCTIVE, Impact.BREAKING, Impact.SAFE)
-IMPACT_TITLES = {Impact.DESTRUCTIVE: "Destructive", Impact.BREAKING: "Breaking", Impact.SAFE: "Safe"}
+IMPACT_ORDER = (Impact.DESTRUCTIVE, Impact.ACCESS, Impact.BREAKING, Impact.SAFE)
+IMPACT_TITLES = {
+    Impact.DESTRUCTIVE: "Destructive",
+    Impact.ACCESS: "Access (someone loses access)",
+    Impact.BREAKING: "Breaking",
+    Impact.SAFE: "Safe",
+}
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any
 
 from gluecat.errors import LiveStateError
-from gluecat.sandbox import fast_partitions
+from gluecat.sandbox import fast_partitions, lakeformation
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 from gluecat.sandbox.tracking import SAVE_PATH
 
@@ -185,11 +185,18 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
         except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
             print(f"ERROR {_unreadable_state(state, exc)}", flush=True)
             return
-    save_state = (lambda: persist.save(state, indexes)) if state is not None else None
+    lake: lakeformation.LocalLakeFormation  # made below, once Tracking is; saved beside the Glue state
+    save_state = (lambda: _save_all(state, indexes, lake)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
     tracking = Tracking(moto, save_state)
     indexes.on_change = tracking.note_write
-    strict = StrictGlue(tracking, options, indexes=indexes)
+    # Lake Formation's grants and LF-tags: the local layer answers them, held to the API reference.
+    lake = lakeformation.LocalLakeFormation(
+        StrictGlue(tracking, options, indexes=indexes), on_write=tracking.note_write
+    )
+    if state is not None:
+        lakeformation.restore(lake, state)
+    strict = lake
     try:
         with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
             server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
@@ -211,6 +218,13 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+
+
+def _save_all(state: Path, indexes: Any, lake: lakeformation.LocalLakeFormation) -> None:
+    from gluecat.sandbox import persist
+
+    persist.save(state, indexes)
+    lakeformation.save(lake, state)
 
 
 def _unreadable_state(state: Path, exc: Exception) -> str:

@@ -20,8 +20,12 @@ columns:
 parameters: {owner_team: crm}
 """
 V2 = V1.replace("description: Customers", "description: One row per customer")
-V3 = V2.replace("  - {name: email, type: string}\n", "  - {name: email, type: string}\n  - {name: tier, type: string}\n")
-V4 = V3.replace("customer_id, type: bigint", "customer_id, type: string").replace("owner_team: crm", "owner_team: growth")
+V3 = V2.replace(
+    "  - {name: email, type: string}\n", "  - {name: email, type: string}\n  - {name: tier, type: string}\n"
+)
+V4 = V3.replace("customer_id, type: bigint", "customer_id, type: string").replace(
+    "owner_team: crm", "owner_team: growth"
+)
 COMPARED = ("Description", "TableType", "PartitionKeys", "StorageDescriptor", "Parameters")
 
 
@@ -62,10 +66,15 @@ def test_history_lists_each_version_with_the_diff_from_the_one_before(tmp_path: 
 
     assert changes("2") == {"description": ("Customers", "One row per customer")}
     assert changes("3") == {"columns.tier": (None, "string")}
-    assert changes("4") == {"columns.customer_id.type": ("bigint", "string"), "parameters.owner_team": ("crm", "growth")}
+    assert changes("4") == {
+        "columns.customer_id.type": ("bigint", "string"),
+        "parameters.owner_team": ("crm", "growth"),
+    }
     assert versions["1"]["previous"] is None and versions["1"]["changes"] == []
     assert all(v["written"] for v in found["versions"])
-    paged = json.loads(gluecat("history", str(root), "crm.customers", "--format", "json", "--limit", "2", "--page", "2").output)
+    paged = json.loads(
+        gluecat("history", str(root), "crm.customers", "--format", "json", "--limit", "2", "--page", "2").output
+    )
     assert [v["version"] for v in paged["versions"]] == ["2", "1"]
     human = gluecat("history", str(root), "crm.customers")
     assert "version 4 (current)" in human.output and "~ columns.customer_id.type: bigint -> string" in human.output

@@ -1,0 +1,127 @@
+"""Carry out a plan's Lake Formation changes, after its databases and tables exist.
+
+In order: new tag keys and values; tag assignments; grants (BatchGrantPermissions, 20 entries a
+call); revocations (BatchRevokePermissions); tag values and keys removed. A plan that takes access
+away is refused whole without --allow-revoke, as one that deletes is without --allow-destroy.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gluecat.backends.lakeformation import LakeFormation
+from gluecat.changes.impact import Impact
+from gluecat.changes.model import ACCESS_KINDS, Action, Change, Plan
+from gluecat.errors import GluecatError, PlanError
+
+if TYPE_CHECKING:
+    from gluecat.apply.run import ApplyResult, Progress
+
+LABELS = {"lf_tag": "LF-tags", "tag_assignment": "LF-tag assignments", "grant": "grants"}
+
+
+def revocations(plan: Plan) -> list[Change]:
+    return [c for c in plan.changes if c.kind in ACCESS_KINDS and c.impact is Impact.ACCESS]
+
+
+def refuse_revocation(plan: Plan, allow_revoke: bool) -> None:
+    """A plan that takes anyone's access away is refused whole, before any change."""
+    revoked = revocations(plan)
+    if revoked and not allow_revoke:
+        shown = ", ".join(c.address for c in revoked[:10]) + ("…" if len(revoked) > 10 else "")
+        raise PlanError(
+            f"the plan revokes access ({shown}); nothing was changed. Review it, then apply with --allow-revoke"
+        )
+
+
+def apply_access(
+    client: LakeFormation | None, changes: list[Change], result: ApplyResult, progress: Progress,
+    stop: threading.Event,
+) -> None:  # fmt: skip
+    from gluecat.apply.run import Failure
+
+    if not changes:
+        return
+    if client is None:
+        result.failures.extend(Failure(c.address, "Lake Formation needs the Glue Data Catalog") for c in changes)
+        return
+    failed: dict[str, str] = {}
+
+    def step(change: Change, call: Callable[[], None]) -> None:
+        if stop.is_set() or change.address in failed:
+            return
+        try:
+            call()
+        except GluecatError as exc:
+            failed[change.address] = str(exc)
+            result.gave_up(exc, stop)
+
+    tags = [c for c in changes if c.kind == "lf_tag"]
+    assignments = [c for c in changes if c.kind == "tag_assignment"]
+    grants = [c for c in changes if c.kind == "grant"]
+    for change in tags:
+        if change.action is not Action.DELETE and change.desired and change.desired.get("add"):
+            step(change, lambda c=change: _add_values(client, c))  # type: ignore[misc]
+    for change in assignments:
+        step(change, lambda c=change: _assign(client, c))  # type: ignore[misc]
+    for kind in ("grant", "revoke"):
+        if not stop.is_set():
+            _batched(client, grants, kind, failed)
+    for change in tags:
+        step(change, lambda c=change: _remove_values(client, c))  # type: ignore[misc]
+    for change in changes:
+        progress.advance(1)
+        if change.address in failed:
+            result.failures.append(Failure(change.address, failed[change.address]))
+        elif not stop.is_set():
+            result.done[f"{LABELS[change.kind]} {change.action.past}"] += 1
+
+
+def _add_values(client: LakeFormation, change: Change) -> None:
+    desired = change.desired or {}
+    if change.action is Action.CREATE:
+        client.create_tag(desired["key"], desired["add"])
+    else:
+        client.update_tag(desired["key"], add=desired["add"])
+
+
+def _remove_values(client: LakeFormation, change: Change) -> None:
+    desired = change.desired or {}
+    if desired.get("delete_key"):
+        client.delete_tag(desired["key"])
+    elif desired.get("delete"):
+        client.update_tag(desired["key"], delete=desired["delete"])
+
+
+def _assign(client: LakeFormation, change: Change) -> None:
+    """AddLFTagsToResource sets one key's value and leaves the resource's other tags as they are."""
+    desired = change.desired or {}
+    if desired["value"] is None:
+        client.remove_tags(desired["resource"], {desired["key"]: desired["held"]})
+    else:
+        client.add_tags(desired["resource"], {desired["key"]: desired["value"]})
+
+
+def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dict[str, str]) -> None:
+    entries: list[dict[str, Any]] = []
+    owners: dict[str, str] = {}
+    for change in grants:
+        for entry in (change.desired or {}).get(kind) or []:
+            entry_id = str(len(entries))
+            owners[entry_id] = change.address
+            entries.append({**entry, "Id": entry_id})
+    if not entries:
+        return
+    send = client.batch_grant if kind == "grant" else client.batch_revoke
+    try:
+        failures = send(entries)
+    except GluecatError as exc:
+        for address in set(owners.values()):
+            failed.setdefault(address, str(exc))
+        return
+    for failure in failures:
+        owner = owners.get(failure.id)
+        if owner:
+            failed.setdefault(owner, f"{kind} refused: {failure.code}: {failure.message}")

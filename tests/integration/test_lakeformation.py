@@ -1,0 +1,138 @@
+"""Lake Formation as code against the local Lake Formation: tags and grants apply, re-plan clean,
+revocations need --allow-revoke, grant options survive a batch grant."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+
+from gluecat.sandbox.server import LocalGlue
+from tests.integration.helpers import gluecat, write_project
+
+ETL = "arn:aws:iam::123456789012:role/etl"
+ANALYST = "arn:aws:iam::123456789012:role/analyst"
+CATALOG = f"""\
+lf_tags:
+  domain: [sales, web]
+  tier: [gold, silver, restricted]
+tag_grants:
+  - principal: {ANALYST}
+    permissions: [SELECT, DESCRIBE]
+    grantable: [SELECT]
+    resource: table
+    expression: {{tier: [gold], domain: [web, sales]}}
+"""
+DATABASE = f"""\
+location: s3://lake/sales/
+lf_tags: {{domain: sales}}
+grants:
+  - {{principal: {ETL}, permissions: [CREATE_TABLE, DESCRIBE], grantable: [DESCRIBE]}}
+"""
+CUSTOMERS = f"""\
+storage: csv
+lf_tags: {{tier: gold}}
+columns:
+  - {{name: customer_id, type: bigint}}
+  - {{name: email, type: string, lf_tags: {{tier: restricted}}}}
+grants:
+  - {{principal: {ETL}, permissions: [ALL], grantable: [ALL]}}
+  - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}
+"""
+
+
+@pytest.fixture
+def lakeformation(server: LocalGlue) -> Any:
+    return boto3.client("lakeformation", endpoint_url=server.endpoint_url, region_name="us-east-1")
+
+
+def _project(root: Path, server: LocalGlue, customers: str = CUSTOMERS) -> Path:
+    files = {"sales/database.yaml": DATABASE, "sales/tables/customers.yaml": customers}
+    return write_project(root, server.endpoint_url, files, CATALOG)
+
+
+def _grants(lakeformation: Any) -> list[dict[str, Any]]:
+    found, token = [], None
+    while True:
+        page = lakeformation.list_permissions(**({"NextToken": token} if token else {}))
+        found += page["PrincipalResourcePermissions"]
+        token = page.get("NextToken")
+        if not token:
+            return found
+
+
+def test_tags_and_grants_apply_and_the_next_plan_is_clean(
+    tmp_path: Path, server: LocalGlue, lakeformation: Any
+) -> None:
+    root = _project(tmp_path, server)
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "grants created" in applied.stdout and "LF-tags created" in applied.stdout
+
+    assert {t["TagKey"]: sorted(t["TagValues"]) for t in lakeformation.list_lf_tags()["LFTags"]} == {
+        "domain": ["sales", "web"],
+        "tier": ["gold", "restricted", "silver"],
+    }
+    on_columns = lakeformation.get_resource_lf_tags(
+        Resource={"TableWithColumns": {"DatabaseName": "sales", "Name": "customers", "ColumnNames": ["email"]}},
+        ShowAssignedLFTags=True,
+    )
+    assert on_columns["LFTagsOnTable"][0]["TagValues"] == ["gold"]
+    assert on_columns["LFTagsOnColumns"][0]["LFTags"][0]["TagValues"] == ["restricted"]
+    # ALL is held as Lake Formation lists it: expanded, SELECT on a column wildcard.
+    etl_table = [
+        g for g in _grants(lakeformation)
+        if g["Principal"]["DataLakePrincipalIdentifier"] == ETL and "Database" not in g["Resource"]
+    ]  # fmt: skip
+    assert {tuple(g["Resource"]) for g in etl_table} == {("Table",), ("TableWithColumns",)}
+
+    again = gluecat("plan", str(root), "--detailed-exitcode")
+    assert again.exit_code == 0, again.output
+    assert "No changes" in again.stdout
+
+
+def test_grant_options_survive_the_batch_grant_and_a_replan(
+    tmp_path: Path, server: LocalGlue, lakeformation: Any
+) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    calls = server.calls()
+    held = {
+        (g["Principal"]["DataLakePrincipalIdentifier"], next(iter(g["Resource"]))): g
+        for g in _grants(lakeformation)
+    }  # fmt: skip
+    assert held[(ETL, "Database")]["PermissionsWithGrantOption"] == ["DESCRIBE"]
+    assert "ALL" in held[(ETL, "Table")]["PermissionsWithGrantOption"]
+    assert held[(ETL, "TableWithColumns")]["PermissionsWithGrantOption"] == ["SELECT"]
+    assert held[(ANALYST, "LFTagPolicy")]["PermissionsWithGrantOption"] == ["SELECT"]
+    assert calls is not None
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_removing_a_grant_plans_a_revocation_that_needs_allow_revoke(
+    tmp_path: Path, server: LocalGlue, lakeformation: Any
+) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    fewer = CUSTOMERS.replace(f"  - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}\n", "")
+    _project(root, server, fewer)
+
+    planned = gluecat("plan", str(root))
+    assert planned.exit_code == 0, planned.output
+    assert "Access" in planned.stdout and "access-revoke" in planned.stdout
+    assert f"sales.customers[customer_id]#grant.{ANALYST}" in planned.stdout
+
+    refused = gluecat("apply", str(root), "--auto-approve")
+    assert refused.exit_code == 1
+    assert "--allow-revoke" in refused.output
+    analyst = [g for g in _grants(lakeformation) if g["Principal"]["DataLakePrincipalIdentifier"] == ANALYST]
+    assert any("TableWithColumns" in g["Resource"] for g in analyst)  # nothing was revoked
+
+    revoked = gluecat("apply", str(root), "--auto-approve", "--allow-revoke")
+    assert revoked.exit_code == 0, revoked.output
+    analyst = [g for g in _grants(lakeformation) if g["Principal"]["DataLakePrincipalIdentifier"] == ANALYST]
+    assert not any("TableWithColumns" in g["Resource"] for g in analyst)
+    assert any("LFTagPolicy" in g["Resource"] for g in analyst)  # the tag grant stays
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
