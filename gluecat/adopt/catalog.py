@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gluecat.adopt.compare import Reading, database_difference, read_database, table_difference
+from gluecat.adopt.optimizers import is_iceberg, live_optimizers, with_optimizers
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
 from gluecat.adopt.yamlout import dump, model_data
@@ -136,6 +137,8 @@ def import_catalog(
     selection.check_tables(
         {db["Name"]: [t["Name"] for t in tables] for db, tables in zip(databases, listings, strict=True)}
     )
+    iceberg = [(db["Name"], t["Name"]) for db, ts in zip(databases, listings, strict=True) for t in ts if is_iceberg(t)]
+    optimizers = live_optimizers(connection, [k for k in iceberg if selection.table(*k)], result.failed.append)
     for live_db, tables in zip(databases, listings, strict=True):
         try:
             database = _database(live_db, ignore)
@@ -154,6 +157,7 @@ def import_catalog(
                 options = (ignore, selection.partitions)
                 table = _import_table(connection, database, live_table, options, result)
                 if table is not None:
+                    with_optimizers(table, optimizers.get((database.name, live_table["Name"])))
                     text = dump(refs.apply(table, f"{database.name}.{live_table['Name']}"), HEADER)
                     files[directory / "tables" / f"{live_table['Name']}.yaml"] = _Planned(text, table, placed)
     for path, planned in files.items():

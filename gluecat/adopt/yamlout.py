@@ -15,7 +15,9 @@ KEY_ORDER = (
     "partition_keys", "partition_columns", "partition_spec", "column", "transform", "direction", "null_order",
     "sort_order", "partitions", "partition_indexes", "values", "expand", "from", "to", "every", "projection", "enabled",
     "location_template", "keys", "range", "interval", "unit", "digits", "sql", "view_original_text",
-    "view_expanded_text", "properties", "parameters", "extra",
+    "view_expanded_text", "properties", "optimizers", "role_arn", "vpc_connection", "compaction", "retention",
+    "orphan_file_deletion", "strategy", "min_input_files", "delete_file_threshold", "snapshot_retention_days",
+    "snapshots_to_retain", "clean_expired_files", "retention_days", "run_rate_hours", "parameters", "extra",
 )  # fmt: skip
 
 

@@ -58,7 +58,7 @@ class IcebergKind:
     def rules(self) -> tuple[Rule, ...]:
         return (
             checks.table_name, checks.column_names, checks.duplicate_columns, _duplicate_entries,
-            checks.location, _partition_columns, _parameters,
+            checks.location, _partition_columns, _parameters, _optimizer_sort_order,
         )  # fmt: skip
 
     def engine_features(self, table: IcebergTable) -> frozenset[str]:
@@ -101,6 +101,17 @@ def _parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
             "iceberg-parameters",
             "an iceberg table's Glue parameters are written by Iceberg commits: use `properties`"
             " (Iceberg table properties) instead",
+        )
+
+
+def _optimizer_sort_order(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
+    model = _model(table)
+    compaction = model.optimizers.compaction if model.optimizers else None
+    if compaction and compaction.strategy in ("sort", "z-order") and not model.sort_order:
+        yield Hit(
+            ("optimizers", "compaction", "strategy"),
+            "optimizer-sort-order",
+            f"{compaction.strategy} compaction sorts by the table's sort order: declare `sort_order`",
         )
 
 

@@ -1,0 +1,245 @@
+"""Iceberg table optimizers as code, against the local Glue: applied, re-planned clean, changed
+type by type, adopted by import, and re-checked before apply writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gluecat.sandbox.server import LocalGlue
+from tests.integration.helpers import gluecat, write_project
+
+ROLE = "arn:aws:iam::123456789012:role/glue-optimizer"
+ACCOUNT = "123456789012"  # the local Glue's account: CatalogId of every optimizer call
+EVENTS = """\
+format: iceberg
+columns:
+  - {name: id, type: bigint}
+  - {name: ts, type: timestamp}
+sort_order:
+  - {column: ts}
+"""
+OPTIMIZERS = f"""\
+optimizers:
+  role_arn: {ROLE}
+  compaction: {{strategy: sort, min_input_files: 50}}
+  retention: {{snapshot_retention_days: 7, snapshots_to_retain: 3}}
+  orphan_file_deletion: {{retention_days: 5}}
+"""
+WRITES = ("CreateTableOptimizer", "UpdateTableOptimizer", "DeleteTableOptimizer")
+
+
+def _project(root: Path, server: LocalGlue, events: str) -> Path:
+    files = {"lake/database.yaml": "location: s3://lake/lake.db/\n", "lake/tables/events.yaml": events}
+    return write_project(root, server.endpoint_url, files, catalog_extra="warehouse: s3://lake/warehouse\n")
+
+
+def _optimizer(glue: Any, kind: str, table: str = "events") -> dict[str, Any] | None:
+    try:
+        answer = glue.get_table_optimizer(CatalogId=ACCOUNT, DatabaseName="lake", TableName=table, Type=kind)
+    except glue.exceptions.EntityNotFoundException:
+        return None
+    configuration: dict[str, Any] = answer["TableOptimizer"]["configuration"]
+    return configuration
+
+
+def _writes(server: LocalGlue) -> dict[str, int]:
+    calls = server.calls()
+    return {name: calls[name] for name in WRITES if calls[name]}
+
+
+def _changes(root: Path) -> list[dict[str, Any]]:
+    planned = gluecat("plan", str(root), "--format", "json")
+    assert planned.exit_code == 0, planned.output
+    return [c for c in json.loads(planned.stdout)["changes"] if c["kind"] == "optimizer"]
+
+
+def test_an_optimizers_block_applies_replans_clean_and_is_adopted_by_import(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    root = _project(tmp_path / "project", server, EVENTS + OPTIMIZERS)
+    changes = _changes(root)
+    assert [(c["address"], c["action"], c["impact"], c["destructive"]) for c in changes] == [
+        ("lake.events:compaction", "create", "safe", False),
+        ("lake.events:retention", "create", "breaking", False),  # Glue will expire snapshots
+        ("lake.events:orphan_file_deletion", "create", "safe", False),
+    ]
+    assert {"path": "strategy", "before": None, "after": "sort"} in changes[0]["diffs"]
+    assert [f["rule"] for f in changes[1]["findings"]] == ["snapshot-expiry"]
+
+    server.reset_counts()
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "3 optimizers created" in applied.stdout
+    assert _writes(server) == {"CreateTableOptimizer": 3}
+    assert _optimizer(raw_glue, "compaction") == {
+        "enabled": True,
+        "roleArn": ROLE,
+        "compactionConfiguration": {"icebergConfiguration": {"strategy": "sort", "minInputFiles": 50}},
+    }
+    retention = _optimizer(raw_glue, "retention")
+    assert retention is not None
+    assert retention["retentionConfiguration"]["icebergConfiguration"] == {
+        "snapshotRetentionPeriodInDays": 7,
+        "numberOfSnapshotsToRetain": 3,
+    }
+    orphans = _optimizer(raw_glue, "orphan_file_deletion")
+    assert orphans is not None
+    assert orphans["orphanFileDeletionConfiguration"]["icebergConfiguration"] == {"orphanFileRetentionPeriodInDays": 5}
+
+    server.reset_counts()
+    again = gluecat("plan", str(root), "--detailed-exitcode")
+    assert again.exit_code == 0, again.output
+    assert server.calls()["BatchGetTableOptimizer"] == 1  # all three types of the table in one call
+    assert server.calls()["GetTableOptimizer"] == 0
+
+    imported = tmp_path / "imported"
+    imported.mkdir()
+    (imported / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+    server.reset_counts()
+    assert gluecat("import", str(imported)).exit_code == 0
+    assert server.calls()["BatchGetTableOptimizer"] == 1
+    text = (imported / "lake/tables/events.yaml").read_text()
+    assert f"optimizers:\n  role_arn: {ROLE}\n  compaction:\n    strategy: sort\n    min_input_files: 50\n" in text, (
+        text
+    )
+    assert "  orphan_file_deletion:\n    retention_days: 5\n" in text, text
+    reimported = gluecat("plan", str(imported), "--detailed-exitcode")
+    assert reimported.exit_code == 0, reimported.output
+
+
+def test_each_type_changes_alone_and_a_type_left_out_is_deleted(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    root = _project(tmp_path / "project", server, EVENTS + OPTIMIZERS)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    table_file = root / "lake/tables/events.yaml"
+
+    loosened = OPTIMIZERS.replace("strategy: sort, min_input_files: 50", "strategy: binpack").replace(
+        "snapshot_retention_days: 7", "snapshot_retention_days: 30"
+    )
+    table_file.write_text(EVENTS + loosened)
+    changes = _changes(root)
+    assert [(c["address"], c["action"], c["impact"]) for c in changes] == [
+        ("lake.events:compaction", "update", "safe"),
+        ("lake.events:retention", "update", "safe"),  # keeping snapshots longer expires nothing new
+    ]
+    assert changes[0]["diffs"] == [
+        {"path": "strategy", "before": "sort", "after": "binpack"},
+        {"path": "min_input_files", "before": 50, "after": 100},  # left out: Glue's default
+    ]
+    tightened = loosened.replace("snapshots_to_retain: 3", "snapshots_to_retain: 1")
+    table_file.write_text(EVENTS + tightened)
+    assert [c["impact"] for c in _changes(root)] == ["safe", "breaking"]
+
+    without_orphans = tightened.replace("  orphan_file_deletion: {retention_days: 5}\n", "")
+    table_file.write_text(EVENTS + without_orphans)
+    changes = _changes(root)
+    assert changes[-1]["address"] == "lake.events:orphan_file_deletion"
+    assert (changes[-1]["action"], changes[-1]["destructive"]) == ("delete", False)
+    server.reset_counts()
+    applied = gluecat("apply", str(root), "--auto-approve")  # no --allow-destroy: an optimizer holds no data
+    assert applied.exit_code == 0, applied.output
+    assert _writes(server) == {"UpdateTableOptimizer": 2, "DeleteTableOptimizer": 1}
+    assert _optimizer(raw_glue, "orphan_file_deletion") is None
+    compaction = _optimizer(raw_glue, "compaction")
+    assert compaction is not None
+    assert compaction["compactionConfiguration"]["icebergConfiguration"] == {"strategy": "binpack"}
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+    table_file.write_text(EVENTS)  # no `optimizers:` at all: live ones are left alone, and not read
+    server.reset_counts()
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+    assert server.calls()["BatchGetTableOptimizer"] == 0
+    assert _optimizer(raw_glue, "compaction") is not None
+
+
+def test_an_optimizer_made_elsewhere_with_the_defaults_written_out_plans_clean(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    root = _project(tmp_path / "project", server, EVENTS)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    location = json.loads(json.dumps(raw_glue.get_table(DatabaseName="lake", Name="events")["Table"], default=str))
+    table_location = location["StorageDescriptor"]["Location"]
+    console = {
+        "enabled": True,
+        "roleArn": ROLE,
+        "compactionConfiguration": {
+            "icebergConfiguration": {"strategy": "binpack", "minInputFiles": 100, "deleteFileThreshold": 1}
+        },
+    }
+    raw_glue.create_table_optimizer(
+        CatalogId=ACCOUNT,
+        DatabaseName="lake",
+        TableName="events",
+        Type="compaction",
+        TableOptimizerConfiguration=console,
+    )
+    orphans = {
+        "enabled": True,
+        "roleArn": ROLE,
+        "orphanFileDeletionConfiguration": {
+            "icebergConfiguration": {"orphanFileRetentionPeriodInDays": 3, "location": table_location + "/"}
+        },
+    }
+    raw_glue.create_table_optimizer(
+        CatalogId=ACCOUNT, DatabaseName="lake", TableName="events", Type="orphan_file_deletion",
+        TableOptimizerConfiguration=orphans,
+    )  # fmt: skip
+    declared = f"optimizers:\n  role_arn: {ROLE}\n  compaction: {{}}\n  orphan_file_deletion: {{}}\n"
+    (root / "lake/tables/events.yaml").write_text(EVENTS + declared)
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+
+
+def test_apply_refuses_an_optimizer_changed_since_the_plan(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    root = _project(tmp_path / "project", server, EVENTS + OPTIMIZERS)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (root / "lake/tables/events.yaml").write_text(
+        EVENTS + OPTIMIZERS.replace("min_input_files: 50", "min_input_files: 75")
+    )
+    saved = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0
+
+    elsewhere = {
+        "enabled": False,
+        "roleArn": ROLE,
+        "compactionConfiguration": {"icebergConfiguration": {"strategy": "binpack"}},
+    }
+    raw_glue.update_table_optimizer(
+        CatalogId=ACCOUNT, DatabaseName="lake", TableName="events", Type="compaction",
+        TableOptimizerConfiguration=elsewhere,
+    )  # fmt: skip
+    server.reset_counts()
+    refused = gluecat("apply", str(saved))
+    assert refused.exit_code != 0
+    assert "lake.events:compaction" in refused.output and "stale" in refused.output, refused.output
+    assert _writes(server) == {}
+    assert _optimizer(raw_glue, "compaction") == elsewhere
+
+
+def test_bad_optimizer_values_are_named_at_their_line(tmp_path: Path, server: LocalGlue) -> None:
+    bad = (
+        EVENTS.replace("sort_order:\n  - {column: ts}\n", "")
+        + "optimizers:\n"
+        + "  role_arn: arn:aws:iam::123456789012:role/glue-optimizer\n"
+        + "  compaction: {strategy: z-order}\n"
+    )
+    root = _project(tmp_path / "project", server, bad)
+    checked = gluecat("validate", str(root))
+    assert checked.exit_code == 1
+    assert "events.yaml:7:26" in checked.output and "optimizer-sort-order" in checked.output, checked.output
+
+    for text, line, words in (
+        ("  role_arn: arn:aws:s3:::lake-bucket\n  retention: {}\n", 8, "not an IAM role ARN"),
+        (f"  role_arn: {ROLE}\n  retention: {{run_rate_hours: 200}}\n", 9, "168"),
+        (f"  role_arn: {ROLE}\n  compaction: {{strategy: zorder}}\n", 9, "z-order"),
+        ("  compaction: {}\n", 8, "role_arn"),
+    ):
+        (root / "lake/tables/events.yaml").write_text(EVENTS + "optimizers:\n" + text)
+        checked = gluecat("validate", str(root))
+        assert checked.exit_code == 1, checked.output
+        assert f"events.yaml:{line}" in checked.output and words in checked.output, checked.output
