@@ -243,3 +243,36 @@ def test_bad_optimizer_values_are_named_at_their_line(tmp_path: Path, server: Lo
         checked = gluecat("validate", str(root))
         assert checked.exit_code == 1, checked.output
         assert f"events.yaml:{line}" in checked.output and words in checked.output, checked.output
+
+
+def test_plan_and_import_read_optimizers_in_batches_and_only_for_iceberg_tables(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str
+) -> None:
+    compaction = f"optimizers:\n  role_arn: {ROLE}\n  compaction: {{}}\n"
+    files = {f"lake/tables/t{n:02}.yaml": EVENTS + compaction for n in range(33)}
+    files["lake/tables/plain.yaml"] = "storage: parquet\ncolumns:\n  - {name: id, type: bigint}\n"
+    files["lake/database.yaml"] = "location: s3://lake/lake.db/\n"
+    root = write_project(tmp_path / "project", server.endpoint_url, files, "warehouse: s3://lake/warehouse\n")
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "33 optimizers created" in applied.stdout
+
+    server.reset_counts()
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+    assert server.calls()["BatchGetTableOptimizer"] == 1  # 33 tables x 3 types: 99 entries, one call of 100
+
+    imported = tmp_path / "imported"
+    imported.mkdir()
+    (imported / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+    server.reset_counts()
+    assert gluecat("import", str(imported)).exit_code == 0
+    # One call: the Hive table's 3 entries would have made it two.
+    assert (server.calls()["BatchGetTableOptimizer"], server.calls()["GetTableOptimizer"]) == (1, 0)
+    assert all("  compaction: {}\n" in p.read_text() for p in (imported / "lake/tables").glob("t*.yaml"))
+    assert "optimizers" not in (imported / "lake/tables/plain.yaml").read_text()
+
+    (root / "lake/tables/t33.yaml").write_text(EVENTS + compaction)  # a 34th: 102 entries
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    server.reset_counts()
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+    assert server.calls()["BatchGetTableOptimizer"] == 2
