@@ -15,12 +15,17 @@ starts afresh.
 from __future__ import annotations
 
 import copy
+import json
 import re
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from gluecat.sandbox.partition_indexes import Forward, GlueFault, Reply
+from gluecat.secrets.files import write_inside
+
+STATE_FILE = "optimizers.json"  # beside the sandbox's state.json
 
 OPTIMIZER_CALLS = (
     "CreateTableOptimizer",
@@ -222,3 +227,15 @@ def _check_role(role: str) -> None:
 
 def _described(kind: str, configuration: Payload) -> Payload:
     return {"type": kind, "configuration": configuration, "configurationSource": "table"}
+
+
+def restore(store: OptimizerStore, state: Path) -> None:
+    path = state / STATE_FILE
+    if path.is_file():
+        store.load(json.loads(path.read_text(encoding="utf-8")))
+
+
+def save(store: OptimizerStore, state: Path) -> None:
+    saved = store.export()
+    if saved or (state / STATE_FILE).exists():  # a role ARN names an account: private, as state.json is
+        write_inside(state, state / STATE_FILE, json.dumps(saved, sort_keys=True), private=True)

@@ -26,6 +26,7 @@ from typing import Any
 
 from gluecat.errors import LiveStateError
 from gluecat.sandbox import fast_partitions, lakeformation
+from gluecat.sandbox import optimizers as table_optimizers
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 from gluecat.sandbox.tracking import SAVE_PATH
 
@@ -179,20 +180,22 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
 
     fast_partitions.install()
     indexes = PartitionIndexStore(BACKFILL_SECONDS)
+    optimizers = table_optimizers.OptimizerStore()
     if state is not None:
         try:
             persist.restore(state, region, indexes)
+            table_optimizers.restore(optimizers, state)
         except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
             print(f"ERROR {_unreadable_state(state, exc)}", flush=True)
             return
     lake: lakeformation.LocalLakeFormation  # made below, once Tracking is; saved beside the Glue state
-    save_state = (lambda: _save_all(state, indexes, lake)) if state is not None else None
+    save_state = (lambda: _save_all(state, indexes, lake, optimizers)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
     tracking = Tracking(moto, save_state)
-    indexes.on_change = tracking.note_write
+    indexes.on_change = optimizers.on_change = tracking.note_write
     # Lake Formation's grants and LF-tags: the local layer answers them, held to the API reference.
     lake = lakeformation.LocalLakeFormation(
-        StrictGlue(tracking, options, indexes=indexes), on_write=tracking.note_write
+        StrictGlue(tracking, options, indexes=indexes, optimizers=optimizers), on_write=tracking.note_write
     )
     if state is not None:
         lakeformation.restore(lake, state)
@@ -220,11 +223,14 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
 
 
-def _save_all(state: Path, indexes: Any, lake: lakeformation.LocalLakeFormation) -> None:
+def _save_all(
+    state: Path, indexes: Any, lake: lakeformation.LocalLakeFormation, optimizers: table_optimizers.OptimizerStore
+) -> None:
     from gluecat.sandbox import persist
 
     persist.save(state, indexes)
     lakeformation.save(lake, state)
+    table_optimizers.save(optimizers, state)
 
 
 def _unreadable_state(state: Path, exc: Exception) -> str:

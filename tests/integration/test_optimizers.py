@@ -4,6 +4,9 @@ type by type, adopted by import, and re-checked before apply writes."""
 from __future__ import annotations
 
 import json
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +279,30 @@ def test_plan_and_import_read_optimizers_in_batches_and_only_for_iceberg_tables(
     server.reset_counts()
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
     assert server.calls()["BatchGetTableOptimizer"] == 2
+
+
+def test_the_sandbox_keeps_optimizers_between_commands(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "lake/tables").mkdir(parents=True)
+    (project / "catalog.yaml").write_text("region: us-east-1\nsandbox: true\nwarehouse: s3://sandbox-lake/warehouse\n")
+    (project / "lake/database.yaml").write_text("location: s3://sandbox-lake/lake.db/\n")
+    (project / "lake/tables/events.yaml").write_text(EVENTS + OPTIMIZERS)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "gluecat", *args, str(project)]
+        return subprocess.run(command, capture_output=True, text=True, check=False, timeout=300)
+
+    applied = run("apply", "--auto-approve")
+    assert applied.returncode == 0, applied.stdout + applied.stderr
+    saved = project / ".gluecat/sandbox/optimizers.json"
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+    assert sorted(entry["type"] for entry in json.loads(saved.read_text())) == [
+        "compaction", "orphan_file_deletion", "retention",
+    ]  # fmt: skip
+    planned = run("plan", "--detailed-exitcode")  # a new sandbox server, restored from the saved state
+    assert planned.returncode == 0, planned.stdout + planned.stderr
+    (project / "lake/tables/events.yaml").write_text(
+        EVENTS + OPTIMIZERS.replace("min_input_files: 50", "min_input_files: 60")
+    )
+    changed = run("plan", "--detailed-exitcode")
+    assert changed.returncode == 2 and "lake.events:compaction" in changed.stdout, changed.stdout + changed.stderr
