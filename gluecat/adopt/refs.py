@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.secrets.redact import is_secret_key as is_secret
+from gluecat.secrets.redact import is_secret_key, scrub
 
-# Mappings whose values are parameters (a database's or table's, SerDe's, Iceberg/Delta properties).
-PARAMETER_KEYS = frozenset(("parameters", "properties", "Parameters"))
+# Mappings whose values are parameters (a database's, table's or partition's, SerDe's, Iceberg/Delta
+# properties), wherever they sit: a table, a partition entry, a registration's TableInput.
+PARAMETER_KEYS = frozenset(("parameters", "properties", "storage_parameters", "Parameters"))
 # A `${` that interpolation would read (a reference, or an escape): written with one more `$`.
 _READ_AS_REFERENCE = re.compile(r"(?<=\$)\$\{|\$\{(?=(?:var|env)\.)")
 
@@ -28,6 +29,7 @@ class References:
 
     variables: Mapping[str, str]
     secrets: list[Secret] = field(default_factory=list)
+    _named: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False)  # one variable per value
 
     def __post_init__(self) -> None:
         named = sorted(((v, k) for k, v in self.variables.items() if v), key=lambda pair: -len(pair[0]))
@@ -48,8 +50,8 @@ class References:
             return value
         in_parameters = bool(path) and path[-1] in PARAMETER_KEYS
         return {
-            key: self._secret(address, (*path, key))
-            if in_parameters and isinstance(item, str) and is_secret(str(key))
+            key: self._secret(address, (*path, str(key)), item)
+            if in_parameters and isinstance(item, str) and is_secret(str(key), item)
             else self._value(item, address, (*path, str(key)))
             for key, item in value.items()
         }
@@ -61,7 +63,12 @@ class References:
             return escaped
         return self._pattern.sub(lambda match: f"${{var.{self._names[match.group(0)]}}}", escaped)
 
-    def _secret(self, address: str, path: tuple[str, ...]) -> str:
+    def _secret(self, address: str, path: tuple[str, ...], value: str) -> str:
+        """`${env.NAME}` for a secret value; the same value under the same key of one table (each of
+        its partitions, say) is one variable."""
+        known = self._named.get((address, path[-1], value))
+        if known is not None:
+            return f"${{env.{known}}}"
         base = re.sub(r"[^A-Z0-9]+", "_", f"{address}_{path[-1]}".upper()).strip("_")
         name = base if base[:1].isalpha() else f"GLUECAT_{base}"
         taken = {secret.variable for secret in self.secrets}
@@ -69,4 +76,11 @@ class References:
         while candidate in taken:
             candidate, number = f"{name}_{number}", number + 1
         self.secrets.append(Secret(candidate, f"{address} {'.'.join(path)}"))
+        self._named[(address, path[-1], value)] = candidate
         return f"${{env.{candidate}}}"
+
+
+def is_secret(key: str, value: str) -> bool:
+    """A parameter import must not write: its key looks secret, or its value holds something that
+    does (a URL's password, `password=` in a connection string, a signature)."""
+    return is_secret_key(key) or (bool(value) and scrub(value) != value)

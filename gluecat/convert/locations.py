@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from gluecat.model import Database
 from gluecat.model.table import TableBase
+from gluecat.secrets import values as secret_values
 
 HIVE_DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 # Hive's FileUtils.escapePathName: control characters and these are written as %XX.
@@ -19,6 +20,10 @@ def escape_path_name(value: str) -> str:
     if not value:
         return HIVE_DEFAULT_PARTITION
     return _TO_ESCAPE.sub(lambda found: f"%{ord(found.group()):02X}", value)
+
+
+# A `${env.X}` partition value is written escaped into its partition's path: masked there too.
+secret_values.register_form("path", escape_path_name)
 
 
 def join(base: str, *parts: str) -> str:

@@ -52,7 +52,7 @@ def write(out: Path, plan: Plan, binding: Binding) -> None:
     """`plan` with its `${env.NAME}` values already masked; each NAME it holds is recorded with a
     verifier of the value it was planned with."""
     document: dict[str, Any] = {**serialize.to_json(plan), "binding": dataclasses.asdict(binding)}
-    used = set(secret_values.PLACEHOLDER.findall(json.dumps(document)))
+    used = secret_values.placeholders(json.dumps(document))
     planned = secret_values.by_name()
     document["secrets"] = {name: secret_values.verifier(planned[name]) for name in sorted(used) if name in planned}
     document["digest"] = _digest(document)

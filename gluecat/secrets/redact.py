@@ -30,14 +30,21 @@ MIN_REMEMBERED = 4
 _SECRET_WORDS = (
     r"password|passwd|passphrase|(?:^|[^a-z])pass(?:[^a-z]|$)|pwd"
     r"|secret|token|credential|private[._-]?key|api[._-]?key|apikey"
-    r"|auth(?!or)|access[._-]?key|accountkey|(?:^|[^a-z])sas(?:[^a-z]|$)"
+    r"|auth(?!or)|access[._-]?key|account[._-]?key|(?:^|[^a-z])sas(?:[^a-z]|$)|sas[._-]?(?:key|token)"
+    r"|shared[._-]?access|signing[._-]?key|encryption[._-]?key|service[._-]?account[._-]?(?:json|key)"
     r"|conn(?:ection)?[._-]?str(?:ing)?"
 )
 _SECRET_KEY = re.compile(_SECRET_WORDS, re.IGNORECASE)
 # Every secret word contains one of these: a cheap test that spares most strings the regex.
-_HINTS = ("pass", "pwd", "secret", "token", "credential", "key", "auth", "sas", "conn")
+_HINTS = ("pass", "pwd", "secret", "token", "credential", "key", "auth", "sas", "conn", "shared", "service")
 # `scheme://user:password@host`: the password goes, the user and host stay.
 _URL_USERINFO = re.compile(r"(?P<head>[a-z][a-z0-9+.\-]*://[^/\s:@\"']*:)(?P<secret>[^/\s@\"']+)(?=@)", re.IGNORECASE)
+# Oracle's thin JDBC URL: `jdbc:oracle:thin:user/password@host`.
+_ORACLE_USERINFO = re.compile(r"(?P<head>jdbc:oracle:[a-z]+:[^/\s:@\"']*/)(?P<secret>[^/\s@\"']+)(?=@)", re.IGNORECASE)
+# A shared access signature in a URL's query (Azure's `sig=`, S3's presigned `Signature=`).
+_SIGNATURE = re.compile(
+    r"(?P<head>[?&](?:sig|signature|x-amz-signature|x-amz-security-token)=)(?P<secret>[^&\s\"']+)", re.IGNORECASE
+)
 # `key=value`, `key: value`, `'key': 'value'` where the key looks secret (connection strings, reprs).
 # A value in parentheses is one of our own placeholders ("(sensitive)", "(absent)"), not a secret.
 _PAIR = re.compile(
@@ -99,6 +106,9 @@ def scrub_known(text: str, whole: bool = True) -> str:
         text = pattern.sub(MASK, text)
     if "@" in text:
         text = _URL_USERINFO.sub(lambda m: m["head"] + MASK, text)
+        text = _ORACLE_USERINFO.sub(lambda m: m["head"] + MASK, text)
+    if "=" in text:
+        text = _SIGNATURE.sub(lambda m: m["head"] + MASK, text)
     return text
 
 

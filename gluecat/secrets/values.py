@@ -7,9 +7,13 @@ puts the environment's value back when a saved plan is applied.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
+import functools
 import hashlib
 import hmac
+import json
 import os
 import re
 import threading
@@ -19,20 +23,38 @@ from typing import Any
 
 from gluecat.errors import GluecatError
 
-PLACEHOLDER = re.compile(r"\(sensitive:([A-Za-z_][A-Za-z0-9_]*)\)")
+# `(sensitive:NAME)`, or `(sensitive:NAME@FORM)` where the value was written in another spelling
+# (a partition value escaped into its path): group 1 is the name.
+PLACEHOLDER = re.compile(r"\(sensitive:([A-Za-z_][A-Za-z0-9_]*)(?:@[a-z]+)?\)")
+_PLACED = re.compile(r"\(sensitive:(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:@(?P<form>[a-z]+))?\)")
+# An Athena view's payload: JSON in base64, where no text search sees a value.
+_PAYLOAD = re.compile(r"/\* Presto View: (?P<body>[A-Za-z0-9+/]+={0,2}) \*/")
+_PAYLOAD_OPENING = "/* Presto View: "
 # A shorter value is masked only where it is a whole value: inside other text it would mask
 # ordinary letters and digits of gluecat's own words and numbers ("glu(sensitive:X)cat").
 MIN_INSIDE_TEXT = 4
 
 _lock = threading.Lock()
 _names: dict[str, str] = {}  # value -> the variable it came from
+_forms: dict[str, Callable[[str], str]] = {}  # other spellings a value is written in: form -> maker
+_generation = [0]  # bumped whenever what `mask` looks for changes
+
+
+def register_form(form: str, make: Callable[[str], str]) -> None:
+    """Another spelling gluecat writes values in (`make(value)`): a secret in that spelling is masked
+    as `(sensitive:NAME@form)`, and a saved plan restores it through `make`."""
+    with _lock:
+        _forms[form] = make
+        _generation[0] += 1
 
 
 def register(name: str, value: str) -> None:
     """Remember `value` (from environment variable `name`) as a secret."""
     if value:
         with _lock:
-            _names.setdefault(value, name)
+            if value not in _names:
+                _names[value] = name
+                _generation[0] += 1
 
 
 def by_name() -> dict[str, str]:
@@ -70,22 +92,80 @@ def forget() -> None:
     """Drop every registered value (a new command, or a test, starts clean)."""
     with _lock:
         _names.clear()
+        _generation[0] += 1
 
 
 def mask(text: str, whole: bool = True) -> str:
     """`text` with every registered secret replaced by `(sensitive:NAME)`: values of
-    MIN_INSIDE_TEXT characters or more wherever they occur, shorter ones when they are the whole
-    text (`whole`: the text is one value, such as a field; a stream of output is not)."""
-    secrets = values()
-    if not secrets or not text:
+    MIN_INSIDE_TEXT characters or more wherever they occur (in every registered spelling, and inside
+    Athena view payloads), shorter ones when they are the whole text (`whole`: the text is one value,
+    such as a field; a stream of output is not)."""
+    if not _names or not text:
         return text
+    return _mask_text(_in_payloads(text, lambda inner: _mask_text(inner, True)), whole)
+
+
+def _mask_text(text: str, whole: bool) -> str:
     if whole and text in _names:
         return f"(sensitive:{_names[text]})"
-    inside = [value for value in secrets if len(value) >= MIN_INSIDE_TEXT]
-    if not inside:
+    pattern, spelled = _pattern(_generation[0])
+    if pattern is None:
         return text
-    pattern = re.compile("|".join(re.escape(value) for value in inside))
-    return pattern.sub(lambda match: f"(sensitive:{_names[match.group(0)]})", text)
+    return pattern.sub(lambda match: spelled[match.group(0)], text)
+
+
+@functools.lru_cache(maxsize=4)
+def _pattern(generation: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """What to look for (each value and each of its spellings) and what each becomes; `generation`
+    keys the cache."""
+    with _lock:
+        named, forms = dict(_names), dict(_forms)
+    spelled: dict[str, str] = {}
+    for value, name in named.items():
+        if len(value) >= MIN_INSIDE_TEXT:
+            spelled.setdefault(value, f"(sensitive:{name})")
+    for value, name in named.items():
+        for form, make in sorted(forms.items()):
+            other = make(value)
+            if len(value) >= MIN_INSIDE_TEXT and other != value:
+                spelled.setdefault(other, f"(sensitive:{name}@{form})")
+    if not spelled:
+        return None, spelled
+    ordered = sorted(spelled, key=len, reverse=True)  # longest first: no partial masking
+    return re.compile("|".join(re.escape(value) for value in ordered)), spelled
+
+
+def _in_payloads(text: str, change: Callable[[str], str]) -> str:
+    """`text` with `change` applied to every string inside each Athena view payload it holds; a
+    payload nothing changed keeps its bytes."""
+    if _PAYLOAD_OPENING not in text:
+        return text
+
+    def one(match: re.Match[str]) -> str:
+        try:
+            data = json.loads(base64.b64decode(match["body"], validate=True).decode("utf-8"))
+        except (binascii.Error, ValueError):
+            return match.group(0)
+        changed = _map_strings(data, change)
+        if changed == data:
+            return match.group(0)
+        body = json.dumps(changed, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return f"{_PAYLOAD_OPENING}{base64.b64encode(body).decode('ascii')} */"
+
+    return _PAYLOAD.sub(one, text)
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of the placeholders in `text`, those inside view payloads too."""
+    found: set[str] = set()
+
+    def collect(inner: str) -> str:
+        found.update(PLACEHOLDER.findall(inner))
+        return inner
+
+    collect(text)
+    _in_payloads(text, collect)
+    return found
 
 
 # Text that already reads `(sensitive:NAME)` before gluecat masks anything (a YAML literal, a live
@@ -97,8 +177,12 @@ _ESCAPED = "(sensitive::"
 
 def mask_data(value: Any) -> Any:
     """`mask` applied to every string inside dicts, lists, tuples and frozen dataclasses, text that
-    already looks like a placeholder escaped first."""
-    return _map_strings(value, lambda text: mask(text.replace(_OPENING, _ESCAPED)))
+    already looks like a placeholder escaped first (inside view payloads too)."""
+
+    def one(text: str) -> str:
+        return mask(text.replace(_OPENING, _ESCAPED)) if _names else text.replace(_OPENING, _ESCAPED)
+
+    return _map_strings(value, lambda text: _in_payloads(text, one) if _PAYLOAD_OPENING in text else one(text))
 
 
 def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
@@ -109,17 +193,21 @@ def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     def one(text: str) -> str:
         if _OPENING not in text:
             return text
-        restored = PLACEHOLDER.sub(lambda match: _required(env, match.group(1)), text)
+        restored = _PLACED.sub(lambda match: _required(env, match["name"], match["form"]), text)
         return restored.replace(_ESCAPED, _OPENING)
 
-    return _map_strings(value, one)
+    return _map_strings(value, lambda text: one(_in_payloads(text, one) if _PAYLOAD_OPENING in text else text))
 
 
-def _required(environ: Mapping[str, str], name: str) -> str:
+def _required(environ: Mapping[str, str], name: str, form: str | None) -> str:
     if name not in environ:
         raise GluecatError(f"environment variable {name} is not set: the plan needs its value (set {name})")
     register(name, environ[name])
-    return environ[name]
+    if form is None:
+        return environ[name]
+    if form not in _forms:
+        raise GluecatError(f"the plan holds {name} written as {form!r}, which this gluecat does not write: plan again")
+    return _forms[form](environ[name])
 
 
 def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
