@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gluecat.access.desired import DesiredAccess, TagTarget
 from gluecat.access.live import LiveAccess
-from gluecat.access.meaning import GrantKey, GrantState, Resource, api_resource, expand, resource_text
+from gluecat.access.meaning import GrantKey, GrantState, Resource, api_resource, collapsed, expand, resource_text
 from gluecat.backends import lakeformation as lf
 from gluecat.changes.fingerprint import fingerprint
 from gluecat.changes.impact import Finding, Impact
@@ -116,14 +116,14 @@ def _grant(key: GrantKey, want: GrantState | None, have: GrantState | None) -> C
     grants = [_entry(principal, api_resource(resource), grant, grant_options)] if grant else []
     action = Action.CREATE if not have.raw else Action.DELETE if not want.permissions else Action.UPDATE
     diffs = (
-        FieldDiff("permissions", _shown(have.permissions, resource), _shown(want.permissions, resource)),
-        FieldDiff("grantable", _shown(have.grantable, resource), _shown(want.grantable, resource)),
+        FieldDiff("permissions", collapsed(have.permissions, resource), collapsed(want.permissions, resource)),
+        FieldDiff("grantable", collapsed(have.grantable, resource), collapsed(want.grantable, resource)),
     )
     findings: tuple[Finding, ...] = ()
     if revokes:
-        lost = [", ".join(_shown(held_all - wanted_all, resource) or [])]
-        options = _shown(held_grantable - wanted_grantable, resource)
-        lost += [f"the grant option on {', '.join(options)}"] if options else []
+        lost = [", ".join(collapsed(held_all - wanted_all, resource) or [])]
+        lost_options = collapsed(held_grantable - wanted_grantable, resource)
+        lost += [f"the grant option on {', '.join(lost_options)}"] if lost_options else []
         gone = " and ".join(part for part in lost if part)
         findings = (revoking(f"{principal} loses {gone} on {resource_text(resource)}"),)
     return Change(
@@ -143,15 +143,6 @@ def _same(want: GrantState, have: GrantState, resource: Resource) -> bool:
     return expand(want.permissions, resource) == expand(have.permissions, resource) and expand(
         want.grantable, resource
     ) == expand(have.grantable, resource)
-
-
-def _shown(permissions: set[str] | frozenset[str], resource: Resource) -> list[str] | None:
-    """ALL alone when held (not its expansion): the plan speaks as the YAML does."""
-    if not permissions:
-        return None
-    if "ALL" in permissions:
-        return ["ALL", *sorted(permissions - expand({"ALL"}, resource))]
-    return sorted(permissions)
 
 
 def _entry(principal: str, resource: object, permissions: list[str], options: list[str]) -> Shape:

@@ -40,6 +40,15 @@ def expand(permissions: Iterable[str], resource: Resource) -> frozenset[str]:
     return held
 
 
+def collapsed(permissions: set[str] | frozenset[str], resource: Resource) -> list[str] | None:
+    """ALL alone when held, not its expansion: plans and imported files speak as the YAML does."""
+    if not permissions:
+        return None
+    if "ALL" in permissions:
+        return ["ALL", *sorted(permissions - expand({"ALL"}, resource))]
+    return sorted(permissions)
+
+
 def _all_kind(resource: Resource) -> str | None:
     if resource[0] in ("database", "table"):
         return str(resource[0])

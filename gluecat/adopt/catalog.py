@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gluecat.adopt.access import adopt_access
 from gluecat.adopt.compare import Reading, database_difference, read_database, table_difference
 from gluecat.adopt.optimizers import is_iceberg, live_optimizers, with_optimizers
 from gluecat.adopt.refs import References
@@ -55,6 +56,7 @@ class ImportResult:
     tables: int = 0  # tables imported: one table file each
     skipped_databases: int = 0
     skipped_tables: int = 0  # not counting those of a skipped database
+    lake_formation: dict[str, Any] = field(default_factory=dict)  # catalog.yaml's lf_tags and tag_grants
 
     @property
     def kept(self) -> list[Differing]:
@@ -139,6 +141,14 @@ def import_catalog(
     )
     iceberg = [(db["Name"], t["Name"]) for db, ts in zip(databases, listings, strict=True) for t in ts if is_iceberg(t)]
     optimizers = live_optimizers(connection, [k for k in iceberg if selection.table(*k)], result.failed.append)
+    chosen = [
+        (db["Name"], t)
+        for db, ts in zip(databases, listings, strict=True)
+        for t in ts
+        if selection.table(db["Name"], t["Name"])
+    ]
+    access = adopt_access(connection.lakeformation, chosen, [db["Name"] for db in databases], result.notes.append)
+    result.lake_formation = access.catalog_keys()
     for live_db, tables in zip(databases, listings, strict=True):
         try:
             database = _database(live_db, ignore)
@@ -150,6 +160,7 @@ def import_catalog(
             result.notes.append(f"{database.name}: adopted with lint exceptions ({', '.join(database.lint.allow)})")
         directory = root / database.name
         data = model_data(database)
+        access.onto_database(database.name, data)
         files[directory / "database.yaml"] = _Planned(dump(refs.apply(data, database.name), HEADER), data, None)
         placed = _placing(directory / "database.yaml", database, reading)
         for live_table in tables:
@@ -158,6 +169,7 @@ def import_catalog(
                 table = _import_table(connection, database, live_table, options, result)
                 if table is not None:
                     with_optimizers(table, optimizers.get((database.name, live_table["Name"])))
+                    access.onto_table(database.name, live_table["Name"], table)
                     text = dump(refs.apply(table, f"{database.name}.{live_table['Name']}"), HEADER)
                     files[directory / "tables" / f"{live_table['Name']}.yaml"] = _Planned(text, table, placed)
     for path, planned in files.items():

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from rich.markup import escape
 
+from gluecat.adopt.access import add_catalog_keys
 from gluecat.adopt.catalog import HEADER, Files, ImportResult, Selection, import_catalog
 from gluecat.adopt.refs import References, Secret
 from gluecat.adopt.yamlout import dump
@@ -45,7 +46,9 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
     if dry_run:
         _list_outcomes(result, catalog if catalog_written else None)
     elif catalog_written:
-        write_inside(root, catalog, dump({"region": region} if region else {}, HEADER))
+        write_inside(root, catalog, dump({**({"region": region} if region else {}), **result.lake_formation}, HEADER))
+    else:  # Lake Formation's tag keys and tag grants, added to the catalog.yaml that is there
+        add_catalog_keys(root, catalog, result.lake_formation, dump)
     for kept in [] if dry_run else result.kept:
         stderr.print(f"[yellow]kept[/] {escape(str(kept.path))}: {escape(kept.why)}; pass --force to overwrite it")
     for overwritten in [] if dry_run else result.overwritten:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import yaml
 import pytest
 
 from gluecat.sandbox.server import LocalGlue
@@ -136,3 +137,41 @@ def test_removing_a_grant_plans_a_revocation_that_needs_allow_revoke(
     assert not any("TableWithColumns" in g["Resource"] for g in analyst)
     assert any("LFTagPolicy" in g["Resource"] for g in analyst)  # the tag grant stays
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_import_writes_the_same_tags_and_grants_and_its_plan_is_clean(tmp_path: Path, server: LocalGlue) -> None:
+    source = _project(tmp_path / "source", server)
+    assert gluecat("apply", str(source), "--auto-approve").exit_code == 0
+    root = write_project(tmp_path / "imported", server.endpoint_url, {})
+
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 0, imported.output
+    catalog = yaml.safe_load((root / "catalog.yaml").read_text())
+    assert catalog["lf_tags"] == {"domain": ["sales", "web"], "tier": ["gold", "silver", "restricted"]}
+    assert catalog["tag_grants"] == [
+        {
+            "principal": ANALYST,
+            "permissions": ["DESCRIBE", "SELECT"],
+            "grantable": ["SELECT"],
+            "resource": "table",
+            "expression": {"domain": ["sales", "web"], "tier": ["gold"]},
+        }
+    ]
+    database = yaml.safe_load((root / "sales" / "database.yaml").read_text())
+    assert database["lf_tags"] == {"domain": "sales"}
+    assert database["grants"] == [
+        {"principal": ETL, "permissions": ["CREATE_TABLE", "DESCRIBE"], "grantable": ["DESCRIBE"]}
+    ]
+    table = yaml.safe_load((root / "sales" / "tables" / "customers.yaml").read_text())
+    assert table["lf_tags"] == {"tier": "gold"}
+    assert [c.get("lf_tags") for c in table["columns"]] == [None, {"tier": "restricted"}]
+    assert sorted(table["grants"], key=str) == sorted(
+        [
+            {"principal": ETL, "permissions": ["ALL"], "grantable": ["ALL"]},  # not its expansion
+            {"principal": ANALYST, "permissions": ["SELECT"], "columns": ["customer_id"]},
+        ],
+        key=str,
+    )
+
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
