@@ -30,7 +30,9 @@ class Finding:
 
 
 def lint(project: Project) -> list[Finding]:
-    findings: list[Finding] = [*_regions(project), *_backend(project)]
+    from gluecat.lint.lakeformation import access_findings  # its rules build this module's Finding
+
+    findings: list[Finding] = [*_regions(project), *_backend(project), *access_findings(project)]
     sandbox = project.config.sandbox
     for database in project.databases:
         hits = excusing(database_rules(database), database.model.lint)

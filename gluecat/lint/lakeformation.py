@@ -1,0 +1,96 @@
+"""Lint rules for Lake Formation: tag values the key does not allow, grants on columns the table lacks,
+principals that are not principals. Each is an error at the file and line that says it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from gluecat.model.lakeformation import is_principal
+from gluecat.project.load import Project
+from gluecat.project.source import SourceFile
+from gluecat.project.yamlparse import Loc
+
+if TYPE_CHECKING:
+    from gluecat.lint.rules import Finding
+
+TAG_RULE = "lf-tag-value"
+COLUMN_RULE = "grant-column"
+PRINCIPAL_RULE = "grant-principal"
+
+
+def access_findings(project: Project) -> Iterator[Finding]:
+    from gluecat.lint.rules import Finding
+
+    allowed = project.config.lf_tags
+    config = project.source
+    for i, tag_grant in enumerate(project.config.tag_grants or []):
+        yield from _principal(config, ("tag_grants", i), tag_grant.principal, "catalog")
+        for key, values in tag_grant.expression.items():
+            for problem in _tag_problems(allowed, key, values):
+                loc = ("tag_grants", i, "expression", key)
+                yield Finding(config.position(loc), "error", TAG_RULE, problem, "catalog")
+    for database in project.databases:
+        model, source = database.model, database.source
+        yield from _tags(allowed, source, (), model.lf_tags, database.name)
+        for i, grant in enumerate(model.grants or []):
+            yield from _principal(source, ("grants", i), grant.principal, database.name)
+            if grant.columns or grant.excluded_columns:
+                message = "a database grant names no columns (columns belong to table grants)"
+                yield Finding(source.position(("grants", i)), "error", COLUMN_RULE, message, database.name)
+        for table in database.tables:
+            yield from _table(allowed, table.source, table.model, f"{database.name}.{table.name}")
+
+
+def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: Any, address: str) -> Iterator[Finding]:
+    from gluecat.lint.rules import Finding
+
+    yield from _tags(allowed, source, (), getattr(model, "lf_tags", None), address)
+    columns = list(getattr(model, "columns", None) or [])
+    for i, column in enumerate(columns):
+        yield from _tags(allowed, source, ("columns", i), column.lf_tags, address)
+    names = {c.name.lower() for c in [*columns, *(getattr(model, "partition_keys", None) or [])]}
+    names |= {n.lower() for n in getattr(model, "partition_columns", None) or []}
+    for i, grant in enumerate(getattr(model, "grants", None) or []):
+        yield from _principal(source, ("grants", i), grant.principal, address)
+        field = "columns" if grant.columns else "excluded_columns"
+        for j, name in enumerate(grant.columns or grant.excluded_columns or []):
+            if names and name.lower() not in names:
+                message = f"the grant names column '{name}', which {address} does not have"
+                yield Finding(source.position(("grants", i, field, j)), "error", COLUMN_RULE, message, address)
+
+
+def _tags(
+    allowed: Mapping[str, list[str]] | None, source: SourceFile, where: Loc, tags: Mapping[str, str] | None,
+    address: str,
+) -> Iterator[Finding]:  # fmt: skip
+    from gluecat.lint.rules import Finding
+
+    for key, value in (tags or {}).items():
+        for problem in _tag_problems(allowed, key, [value]):
+            yield Finding(source.position((*where, "lf_tags", key)), "error", TAG_RULE, problem, address)
+
+
+def _tag_problems(allowed: Mapping[str, list[str]] | None, key: str, values: list[str]) -> Iterator[str]:
+    """Only against the keys catalog.yaml defines (tags defined elsewhere are not checked offline)."""
+    if allowed is None:
+        return
+    if key not in allowed:
+        known = ", ".join(sorted(allowed)) or "none"
+        yield f"LF-tag key '{key}' is not defined in catalog.yaml's lf_tags (defined: {known})"
+        return
+    for value in values:
+        if value not in allowed[key]:
+            yield f"'{value}' is not an allowed value of LF-tag '{key}' ({', '.join(allowed[key])})"
+
+
+def _principal(source: SourceFile, where: Loc, principal: str, address: str) -> Iterator[Finding]:
+    from gluecat.lint.rules import Finding
+
+    if not is_principal(principal):
+        message = (
+            f"'{principal}' is not a principal Lake Formation grants to: an IAM role or user ARN, a SAML"
+            " group (arn:aws:iam::ACCOUNT:saml-provider/NAME:group/GROUP), an account id, an organization"
+            " ARN or IAM_ALLOWED_PRINCIPALS"
+        )
+        yield Finding(source.position((*where, "principal")), "error", PRINCIPAL_RULE, message, address)
