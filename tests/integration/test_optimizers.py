@@ -111,6 +111,17 @@ def test_an_optimizers_block_applies_replans_clean_and_is_adopted_by_import(
     reimported = gluecat("plan", str(imported), "--detailed-exitcode")
     assert reimported.exit_code == 0, reimported.output
 
+    # The project's own file, Glue's defaults spelled out and keys in another order, means the same.
+    spelled = OPTIMIZERS.replace("{strategy: sort,", "{delete_file_threshold: 1, strategy: sort,").replace(
+        "{retention_days: 5}", "{retention_days: 5, run_rate_hours: 24}"
+    )
+    own = EVENTS + "properties: {format-version: 2}\n" + spelled
+    (root / "lake/tables/events.yaml").write_text(own)
+    again = gluecat("import", str(root))
+    assert again.exit_code == 0, again.output
+    assert "1 table file: 0 written, 1 unchanged, 0 differ" in again.stdout, again.stdout
+    assert (root / "lake/tables/events.yaml").read_text() == own
+
 
 def test_each_type_changes_alone_and_a_type_left_out_is_deleted(
     tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str

@@ -67,7 +67,12 @@ class IcebergKind:
     def meaning(
         self, table: IcebergTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
     ) -> dict[str, Any]:
-        return {"location": slashless(lake_location(table, database, warehouse))}
+        location = lake_location(table, database, warehouse)
+        if table.optimizers is None:
+            return {"location": slashless(location)}
+        from gluecat.kinds.iceberg.optimizers import optimizers_meaning
+
+        return {"location": slashless(location), "optimizers": optimizers_meaning(table.optimizers, location)}
 
 
 def _model(table: LoadedTable) -> IcebergTable:

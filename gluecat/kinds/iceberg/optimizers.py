@@ -97,6 +97,11 @@ def meaning(shape: Mapping[str, Any], kind: str, table_location: str | None) -> 
     return meant
 
 
+def optimizers_meaning(declared: Optimizers, table_location: str | None) -> dict[str, Any]:
+    """What a whole block means, type by type (import compares a file already there by it)."""
+    return {kind: meaning(configuration(declared, kind), kind, table_location) for kind in declared.declared()}
+
+
 def fingerprint(shape: Mapping[str, Any] | None) -> str:
     """What a saved plan and a fresh apply re-check: the optimizer's configuration as planned."""
     if shape is None:
