@@ -47,10 +47,9 @@ def principal_text(value: Any) -> Any:
     value = value.strip()
     if value.upper() == IAM_ALLOWED_PRINCIPALS:
         return IAM_ALLOWED_PRINCIPALS
-    if value.startswith("arn:") and value.count(":") >= 5:
-        head, _, rest = value.partition(":iam::")  # the service and account parts are case-insensitive
-        if rest:
-            return f"{head.lower()}:iam::{rest}"
+    at = value.lower().find(":iam::")
+    if value.lower().startswith("arn:") and at > 0:  # `arn:aws:iam::` is one in any case; the rest is not
+        return f"{value[:at].lower()}:iam::{value[at + len(':iam::') :]}"
     return value
 
 
@@ -112,7 +111,7 @@ class Grant(Strict):
     def _consistent(self) -> Grant:
         if self.columns is not None and self.excluded_columns is not None:
             raise ValueError("a grant names columns or excluded_columns, not both")
-        beyond = [p for p in self.grantable if p not in self.permissions]
+        beyond = [p for p in self.grantable if p not in self.permissions and "ALL" not in self.permissions]
         if beyond:
             raise ValueError(f"grantable {beyond[0]} is not among the grant's permissions")
         if (self.columns or self.excluded_columns) and set(self.permissions) - {"SELECT"}:
@@ -133,7 +132,7 @@ class TagGrant(Strict):
 
     @model_validator(mode="after")
     def _grantable_subset(self) -> TagGrant:
-        beyond = [p for p in self.grantable if p not in self.permissions]
+        beyond = [p for p in self.grantable if p not in self.permissions and "ALL" not in self.permissions]
         if beyond:
             raise ValueError(f"grantable {beyond[0]} is not among the grant's permissions")
         return self
