@@ -234,6 +234,13 @@ def test_apply_refuses_an_optimizer_changed_since_the_plan(
     assert _writes(server) == {}
     assert _optimizer(raw_glue, "compaction") == elsewhere
 
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0  # planned again, the saved plan applies
+    applied = gluecat("apply", str(saved))
+    assert applied.exit_code == 0, applied.output
+    compaction = _optimizer(raw_glue, "compaction")
+    assert compaction is not None and compaction["enabled"] is True
+    assert compaction["compactionConfiguration"]["icebergConfiguration"] == {"strategy": "sort", "minInputFiles": 75}
+
 
 def test_bad_optimizer_values_are_named_at_their_line(tmp_path: Path, server: LocalGlue) -> None:
     bad = (
