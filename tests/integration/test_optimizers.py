@@ -324,3 +324,24 @@ def test_the_sandbox_keeps_optimizers_between_commands(tmp_path: Path) -> None:
     )
     changed = run("plan", "--detailed-exitcode")
     assert changed.returncode == 2 and "lake.events:compaction" in changed.stdout, changed.stdout + changed.stderr
+
+
+def test_a_lost_entry_registered_again_gets_its_optimizers_back(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    root = _project(tmp_path / "project", server, EVENTS + OPTIMIZERS)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    raw_glue.delete_table(DatabaseName="lake", Name="events")  # the entry and its optimizers go; S3 keeps the table
+    assert _optimizer(raw_glue, "compaction") is None
+
+    planned = json.loads(gluecat("plan", str(root), "--format", "json").stdout)["changes"]
+    assert [(c["address"], c["action"]) for c in planned] == [
+        ("lake.events", "register"),
+        ("lake.events:compaction", "create"),
+        ("lake.events:retention", "create"),
+        ("lake.events:orphan_file_deletion", "create"),
+    ]
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert "3 optimizers created" in applied.stdout and "1 table registered" in applied.stdout
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0

@@ -47,6 +47,8 @@ class IcebergKind:
         orphan = context.live.iceberg_orphans.get(key)
         if live_table is None and orphan:
             yield allowing(iceberg_register(database, table, *orphan, context.refusals), table)
+            if table.optimizers is not None:  # the table comes back without them
+                yield from optimizer_changes_of(table, database, context, orphan[1].location)
             return
         metadata = context.live.iceberg.get(key)
         change = iceberg_change(database, table, live_table, metadata, context.config.warehouse, context.refusals)
