@@ -10,9 +10,17 @@ from __future__ import annotations
 
 from gluecat.access.desired import DesiredAccess, TagTarget
 from gluecat.access.live import LiveAccess
-from gluecat.access.meaning import GrantKey, GrantState, Resource, api_resource, collapsed, expand, resource_text
+from gluecat.access.meaning import (
+    GrantKey,
+    GrantState,
+    Resource,
+    api_resource,
+    collapsed,
+    expand,
+    resource_text,
+    version_of,
+)
 from gluecat.backends import lakeformation as lf
-from gluecat.changes.fingerprint import fingerprint
 from gluecat.changes.impact import Finding, Impact
 from gluecat.changes.model import Action, Change, FieldDiff
 
@@ -134,7 +142,7 @@ def _grant(key: GrantKey, want: GrantState | None, have: GrantState | None) -> C
         str(resource[2]) if resource[0] in ("table", "columns", "excluded") else None,
         {"grant": grants, "revoke": revokes},
         tuple(d for d in diffs if d.before != d.after),
-        live_version=fingerprint({"raw": have.raw}) if have.raw else None,
+        live_version=version_of(have),
         findings=findings,
     )
 

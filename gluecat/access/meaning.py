@@ -8,11 +8,13 @@ one canonical form, and permissions compare with ALL expanded, so none of these 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from gluecat.backends import lakeformation as lf
+from gluecat.changes.fingerprint import fingerprint
 from gluecat.model.lakeformation import IMPLIED_BY_ALL, Grant, TagGrant, principal_text
 
 Shape = dict[str, Any]
@@ -29,6 +31,13 @@ class GrantState:
     permissions: set[str] = field(default_factory=set)
     grantable: set[str] = field(default_factory=set)
     raw: list[Shape] = field(default_factory=list)
+
+
+def version_of(state: GrantState | None) -> str | None:
+    """What a grant held when read, as its live entries say it (None: no grant), in any listing order."""
+    if state is None or not state.raw:
+        return None
+    return fingerprint({"raw": sorted(state.raw, key=lambda entry: json.dumps(entry, sort_keys=True))})
 
 
 def expand(permissions: Iterable[str], resource: Resource) -> frozenset[str]:

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from gluecat.access.meaning import live_grants, resource_text, version_of
 from gluecat.backends.lakeformation import LakeFormation
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import ACCESS_KINDS, Action, Change, Plan
@@ -34,6 +35,16 @@ def refuse_revocation(plan: Plan, allow_revoke: bool) -> None:
         raise PlanError(
             f"the plan revokes access ({shown}); nothing was changed. Review it, then apply with --allow-revoke"
         )
+
+
+def stale_access(client: LakeFormation | None, changes: list[Change], creates: bool) -> list[str]:
+    """Grants someone changed since the plan read them (one paged ListPermissions): the plan is stale.
+    `creates`: check the grants it creates too (a saved plan), else Lake Formation merges them."""
+    grants = [c for c in changes if c.kind == "grant" and (creates or c.action is not Action.CREATE)]
+    if client is None or not grants:
+        return []
+    now = {f"{resource_text(r)}#grant.{p}": state for (p, r), state in live_grants(client.permissions()).items()}
+    return [c.address for c in grants if version_of(now.get(c.address)) != c.live_version]
 
 
 def apply_access(

@@ -88,6 +88,11 @@ def verify_unchanged(connection: Connection, plan: Plan, creates: bool = True) -
     stale = [change.address for change, version in zip(checked, now, strict=True) if version != change.live_version]
     for group in plan.partitions:
         stale += _stale_partitions(catalog, group)
+    access = [c for c in plan.changes if c.kind in ACCESS_KINDS]
+    if access:
+        from gluecat.apply.access import stale_access
+
+        stale += stale_access(connection.lakeformation, access, creates)
     if stale:
         shown = ", ".join(stale[:10]) + ("…" if len(stale) > 10 else "")
         raise ConflictError(

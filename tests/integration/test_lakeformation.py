@@ -175,3 +175,31 @@ def test_import_writes_the_same_tags_and_grants_and_its_plan_is_clean(tmp_path: 
 
     planned = gluecat("plan", str(root), "--detailed-exitcode")
     assert planned.exit_code == 0, planned.output
+
+
+def test_a_saved_plan_revokes_only_with_allow_revoke_and_refuses_a_grant_changed_since(
+    tmp_path: Path, server: LocalGlue, lakeformation: Any
+) -> None:
+    root = _project(tmp_path / "project", server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _project(root, server, CUSTOMERS.replace("permissions: [ALL], grantable: [ALL]", "permissions: [SELECT]"))
+    saved = tmp_path / "revoke.json"
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0
+
+    refused = gluecat("apply", str(saved))
+    assert refused.exit_code == 1 and "--allow-revoke" in refused.output
+    principal = {"DataLakePrincipalIdentifier": ETL}
+    lakeformation.grant_permissions(
+        Principal=principal, Resource={"Table": {"DatabaseName": "sales", "Name": "customers"}}, Permissions=["ALL"]
+    )  # the same grant again: nothing changes, the plan still holds
+    applied = gluecat("apply", str(saved), "--allow-revoke")
+    assert applied.exit_code == 0, applied.output
+
+    _project(root, server, CUSTOMERS.replace("permissions: [ALL], grantable: [ALL]", "permissions: [DESCRIBE]"))
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0
+    lakeformation.grant_permissions(
+        Principal=principal, Resource={"Table": {"DatabaseName": "sales", "Name": "customers"}}, Permissions=["INSERT"]
+    )  # someone grants more meanwhile
+    stale = gluecat("apply", str(saved), "--allow-revoke")
+    assert stale.exit_code == 1
+    assert f"sales.customers#grant.{ETL}" in stale.output and "stale" in stale.output
