@@ -3,12 +3,13 @@ revocations need --allow-revoke, grant options survive a batch grant."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import boto3
-import yaml
 import pytest
+import yaml
 
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, write_project
@@ -203,3 +204,27 @@ def test_a_saved_plan_revokes_only_with_allow_revoke_and_refuses_a_grant_changed
     stale = gluecat("apply", str(saved), "--allow-revoke")
     assert stale.exit_code == 1
     assert f"sales.customers#grant.{ETL}" in stale.output and "stale" in stale.output
+
+
+def test_json_and_markdown_show_a_revocation_as_its_own_impact(tmp_path: Path, server: LocalGlue) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _project(
+        root,
+        server,
+        CUSTOMERS.replace(
+            f"{{principal: {ETL}, permissions: [ALL], grantable: [ALL]}}", f"{{principal: {ETL}, permissions: [ALL]}}"
+        ),
+    )
+
+    shown = gluecat("plan", str(root), "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    plan = json.loads(shown.stdout)
+    assert plan["impact"] == "access" and plan["destructive"] is False
+    (change,) = plan["changes"]
+    assert (change["kind"], change["action"], change["impact"]) == ("grant", "update", "access")
+    assert "loses the grant option on ALL" in change["findings"][0]["message"]
+    markdown = gluecat("plan", str(root), "--format", "markdown")
+    assert ":lock:" in markdown.stdout and f"sales.customers#grant.{ETL}" in markdown.stdout
+    gated = gluecat("plan", str(root), "--fail-on", "breaking")
+    assert gated.exit_code == 1  # losing access reaches past breaking
