@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+from gluecat.apply.failures import engine_failure
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
 from gluecat.apply.optimizers import apply_optimizer_change
@@ -242,6 +243,13 @@ def _attempt(
         progress.note(f"failed {address}: {exc}")
         result.gave_up(exc, stop)
         return False
+    except Exception as exc:  # an engine library's own error: this table's failure, not the apply's end
+        failure = engine_failure(exc, address)
+        if failure is None:
+            raise
+        result.failures.append(Failure(address, str(failure)))
+        progress.note(f"failed {address}: {failure}")
+        return False
     finally:
         progress.advance(1)
     result.done[done] += 1
@@ -320,11 +328,14 @@ def _partitions(
         sent = _Sent(progress, stop)
         try:
             errors = step(sent)
-        except GluecatError as exc:
-            result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {exc}"))
+        except Exception as exc:
+            failure = exc if isinstance(exc, GluecatError) else engine_failure(exc, f"{group.database}.{group.table}")
+            if failure is None:
+                raise
+            result.failures.append(Failure(f"{group.database}.{group.table}", f"partitions: {failure}"))
             if sent.count:  # the batches before the failing one went through
                 result.done[f"partitions {action.past}"] += sent.count
-            result.gave_up(exc, stop)
+            result.gave_up(failure, stop)
             return
         for error in errors:
             result.failures.append(Failure(group.address(error.values), f"{error.code}: {error.message}"))

@@ -125,10 +125,15 @@ class IcebergTables:
             return fingerprint(self._load(database, name).metadata)
         except NoSuchTableError:
             return None
+        except Exception as exc:  # Glue or S3 failing under pyiceberg's read
+            raise LiveStateError(f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
 
     def update(self, database: str, name: str, ops: list[Op], expected: str | None) -> None:
         """One Iceberg transaction on the current metadata, if its schema/spec/properties are as planned."""
-        table = self._load(database, name)
+        try:
+            table = self._load(database, name)
+        except Exception as exc:  # Glue or S3 failing under pyiceberg's read
+            raise LiveStateError(f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
         if expected and fingerprint(table.metadata) != expected:
             raise ConflictError(f"{database}.{name}: its Iceberg schema, spec or properties changed since the plan")
         try:
@@ -138,6 +143,8 @@ class IcebergTables:
             raise ConflictError(f"{database}.{name}: a concurrent Iceberg commit won: {exc}") from exc
         except (ValueError, NotImplementedError) as exc:
             raise LiveStateError(f"{database}.{name}: Iceberg refused the change: {exc}") from exc
+        except Exception as exc:  # a denied S3 write, a 500 from UpdateTable after its retries
+            raise LiveStateError(f"{database}.{name}: cannot commit the Iceberg change: {exc}") from exc
 
     def _load(self, database: str, name: str) -> Table:
         return self.catalog.load_table((database, name))

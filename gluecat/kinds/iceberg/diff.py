@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyiceberg.table.metadata import TableMetadata
+from pyiceberg.transforms import UnknownTransform
 from pyiceberg.types import ListType, MapType, NestedField, StructType
 
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, Op, live_sort, live_spec
@@ -140,6 +141,17 @@ def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None
     have = live_spec(live)
     want = [(f.column, f.transform) for f in table.partition_spec]
     if [(c, t) for c, t, _ in have] == want:
+        return
+    unreadable = [
+        f"{getattr(f.transform, '_transform', f.transform)}({column})"
+        for f, (column, _, _) in zip(live.spec().fields, have, strict=True)
+        if isinstance(f.transform, UnknownTransform)
+    ]
+    if unreadable:  # removing it is no safe change: pyiceberg cannot even write the spec back
+        result.refusals.append(
+            f"its live partition spec holds {', '.join(unreadable)}, a transform gluecat cannot read or change:"
+            " leave its partitioning to the engine that wrote it (gluecat import keeps such a table as a registration)"
+        )
         return
     remove = [name for column, transform, name in have if (column, transform) not in want]
     add = [
