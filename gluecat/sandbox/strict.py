@@ -235,14 +235,16 @@ class StrictGlue:
                 return _error("InvalidInputException", problem)
 
             def listing() -> list[Any]:
+                if operation == "GetTableVersions":  # newest first, each with its time (gluecat/sandbox/versions.py)
+                    scope = versions.scope_of(_caller(environ))
+                    reply = self.version_keeper.listing(scope, body, self._forwarder(environ))
+                    if reply.status != 200:
+                        raise _Refused(_from_reply(reply))
+                    return list(reply.payload[list_key])
                 response = self._forward(operation, body, environ)
                 if response.status != 200:
                     raise _Refused(response)
-                found = list(json.loads(response.body).get(list_key, []))
-                if operation == "GetTableVersions":  # newest first, each with the time it was written
-                    scope = versions.scope_of(_caller(environ))
-                    return self.version_keeper.stamp_versions(scope, body["DatabaseName"], body["TableName"], found)
-                return found
+                return list(json.loads(response.body).get(list_key, []))
 
             try:
                 if segment is None:
