@@ -3,7 +3,7 @@ principals that are not principals. Each is an error at the file and line that s
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gluecat.model.lakeformation import is_principal
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 TAG_RULE = "lf-tag-value"
 COLUMN_RULE = "grant-column"
 PRINCIPAL_RULE = "grant-principal"
+PERMISSION_RULE = "grant-permission"
+# What Lake Formation grants on each resource (Developer Guide: Lake Formation permissions reference).
+ON_DATABASE = frozenset({"ALL", "ALTER", "CREATE_TABLE", "DESCRIBE", "DROP"})
+ON_TABLE = frozenset({"ALL", "ALTER", "DELETE", "DESCRIBE", "DROP", "INSERT", "SELECT"})
 
 
 def access_findings(project: Project) -> Iterator[Finding]:
@@ -26,6 +30,10 @@ def access_findings(project: Project) -> Iterator[Finding]:
     config = project.source
     for i, tag_grant in enumerate(project.config.tag_grants or []):
         yield from _principal(config, ("tag_grants", i), tag_grant.principal, "catalog")
+        on = ON_DATABASE | ON_TABLE if tag_grant.resource == "database" else ON_TABLE
+        yield from _permissions(
+            config, ("tag_grants", i), tag_grant.permissions, on, f"{tag_grant.resource}s", "catalog"
+        )
         for key, values in tag_grant.expression.items():
             for problem in _tag_problems(allowed, key, values):
                 loc = ("tag_grants", i, "expression", key)
@@ -35,6 +43,7 @@ def access_findings(project: Project) -> Iterator[Finding]:
         yield from _tags(allowed, source, (), model.lf_tags, database.name)
         for i, grant in enumerate(model.grants or []):
             yield from _principal(source, ("grants", i), grant.principal, database.name)
+            yield from _permissions(source, ("grants", i), grant.permissions, ON_DATABASE, "a database", database.name)
             if grant.columns or grant.excluded_columns:
                 message = "a database grant names no columns (columns belong to table grants)"
                 yield Finding(source.position(("grants", i)), "error", COLUMN_RULE, message, database.name)
@@ -53,6 +62,7 @@ def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: A
     names |= {n.lower() for n in getattr(model, "partition_columns", None) or []}
     for i, grant in enumerate(getattr(model, "grants", None) or []):
         yield from _principal(source, ("grants", i), grant.principal, address)
+        yield from _permissions(source, ("grants", i), grant.permissions, ON_TABLE, "a table", address)
         field = "columns" if grant.columns else "excluded_columns"
         for j, name in enumerate(grant.columns or grant.excluded_columns or []):
             if names and name.lower() not in names:
@@ -94,3 +104,14 @@ def _principal(source: SourceFile, where: Loc, principal: str, address: str) -> 
             " ARN or IAM_ALLOWED_PRINCIPALS"
         )
         yield Finding(source.position((*where, "principal")), "error", PRINCIPAL_RULE, message, address)
+
+
+def _permissions(
+    source: SourceFile, where: Loc, permissions: Sequence[str], allowed: frozenset[str], what: str, address: str
+) -> Iterator[Finding]:
+    from gluecat.lint.rules import Finding
+
+    for j, permission in enumerate(permissions):
+        if permission not in allowed:
+            message = f"{permission} is not granted on {what} (it takes {', '.join(sorted(allowed))})"
+            yield Finding(source.position((*where, "permissions", j)), "error", PERMISSION_RULE, message, address)

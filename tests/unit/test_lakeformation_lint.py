@@ -68,6 +68,16 @@ def test_a_project_whose_tags_and_grants_hold_validates(tmp_path: Path) -> None:
         ),
         (
             {
+                "sales/tables/orders.yaml": TABLE.replace(
+                    "permissions: [SELECT], columns: [id, email]", "permissions: [CREATE_TABLE]"
+                )
+            },
+            "orders.yaml:7:",
+            "grant-permission",
+            "CREATE_TABLE is not granted on a table",
+        ),
+        (
+            {
                 "catalog.yaml": CATALOG
                 + f"tag_grants:\n  - principal: {ROLE}\n    permissions: [SELECT]\n    resource: table\n"
                 "    expression: {domain: [retail]}\n"
