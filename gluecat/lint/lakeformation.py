@@ -30,7 +30,7 @@ def access_findings(project: Project) -> Iterator[Finding]:
     config = project.source
     for i, tag_grant in enumerate(project.config.tag_grants or []):
         yield from _principal(config, ("tag_grants", i), tag_grant.principal, "catalog")
-        on = ON_DATABASE | ON_TABLE if tag_grant.resource == "database" else ON_TABLE
+        on = ON_DATABASE if tag_grant.resource == "database" else ON_TABLE
         yield from _permissions(
             config, ("tag_grants", i), tag_grant.permissions, on, f"{tag_grant.resource}s", "catalog"
         )
