@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gluecat.access.desired import DesiredAccess, TagTarget
 from gluecat.access.meaning import GrantKey, GrantState, live_grants
@@ -40,10 +41,22 @@ def read_access(client: lf.LakeFormation, wanted: DesiredAccess, exists: Callabl
     for (database, table), columns in tables.items():
         if not exists(("table", database, table)):
             continue
-        answer = _tags_of(client, lf.columns_resource(database, table, sorted(columns)))
-        for column in answer.get("LFTagsOnColumns") or []:
+        for column in _column_tags(client, database, table, sorted(columns)):
             live.assignments[("column", database, table, str(column["Name"]).lower())] = _pairs(column.get("LFTags"))
     return live
+
+
+def _column_tags(client: lf.LakeFormation, database: str, table: str, columns: list[str]) -> list[Any]:
+    """The columns' tags in one call; a column the live table lacks yet (this plan adds it) fails that
+    call, and then each column is asked alone, the new ones holding nothing."""
+    try:
+        return list(_tags_of(client, lf.columns_resource(database, table, columns)).get("LFTagsOnColumns") or [])
+    except LiveStateError as exc:
+        if "InvalidInputException" not in str(exc) or len(columns) == 1:
+            if "InvalidInputException" in str(exc):
+                return []
+            raise
+    return [found for column in columns for found in _column_tags(client, database, table, [column])]
 
 
 def _tags_of(client: lf.LakeFormation, resource: dict[str, object]) -> dict[str, list[dict[str, object]]]:

@@ -228,3 +228,18 @@ def test_json_and_markdown_show_a_revocation_as_its_own_impact(tmp_path: Path, s
     assert ":lock:" in markdown.stdout and f"sales.customers#grant.{ETL}" in markdown.stdout
     gated = gluecat("plan", str(root), "--fail-on", "breaking")
     assert gated.exit_code == 1  # losing access reaches past breaking
+
+
+def test_a_new_column_with_tags_is_added_then_tagged_and_replans_clean(tmp_path: Path, server: LocalGlue) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    wider = CUSTOMERS.replace("grants:", "  - {name: phone, type: string, lf_tags: {tier: silver}}\ngrants:")
+    _project(root, server, wider)
+
+    planned = gluecat("plan", str(root))
+    assert planned.exit_code == 0, planned.output
+    assert "~ sales.customers " in planned.stdout and "+ sales.customers.phone#lf_tag.tier" in planned.stdout
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    again = gluecat("plan", str(root), "--detailed-exitcode")
+    assert again.exit_code == 0, again.output
