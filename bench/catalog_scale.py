@@ -51,6 +51,17 @@ for path in sys.argv[1:]:
     with open(path, encoding="utf-8") as handle:
         yaml.load(handle.read(), Loader=yaml.CSafeLoader)
 """
+# The plan's floor, second half: json.loads of the very Glue answers a plan reads (saved by `capture`).
+BARE_JSON = """
+import json, sys
+with open(sys.argv[1], "rb") as handle:
+    data = handle.read()
+start = 0
+while start < len(data):
+    size = int.from_bytes(data[start : start + 8], "big")
+    json.loads(data[start + 8 : start + 8 + size])
+    start += 8 + size
+"""
 FILES_PER_DATABASE = 1000
 
 
@@ -149,8 +160,40 @@ def report_plan(root: Path, tables: int, partitions: int) -> None:
         emulator_before = process_cpu(server.pid)
         cpu, rss, wall, _ = measure(gluecat("plan", str(root), "--detailed-exitcode"))
         emulator = process_cpu(server.pid) - emulator_before
+        pages = capture(server.endpoint_url, root / "pages.bin")
+    files = sorted(root.glob("*/tables/*.yaml"))
+    yaml_cpu, _, _, _ = measure([sys.executable, "-c", BARE_PARSE, *map(str, files)])
+    json_cpu, _, _, _ = measure([sys.executable, "-c", BARE_JSON, str(root / "pages.bin")])
+    floor = yaml_cpu + json_cpu
     print(f"no-change plan:         {cpu:6.2f} s CPU, peak RSS {rss:4.0f} MB (gluecat alone), {wall:.1f} s wall")
     print(f"  emulator during plan: {emulator:6.2f} s CPU (the local Glue's own work, not gluecat's)")
+    print(
+        f"floor:                  {floor:6.2f} s CPU (libyaml parse {yaml_cpu:.2f} s"
+        f" + json.loads of {pages:,} Glue pages {json_cpu:.2f} s)"
+    )
+    print(f"ratio:                  {cpu / floor:6.2f}x the floor")
+
+
+def capture(endpoint: str, path: Path) -> int:
+    """Save the bodies of the Glue answers a no-change plan reads (every database, table and
+    partition page, partitions without their column lists as the plan asks), for the floor."""
+    import boto3
+
+    bodies: list[bytes] = []
+    glue = boto3.client("glue", endpoint_url=endpoint, region_name="us-east-1")
+    glue.meta.events.register("before-parse.glue.*", lambda response_dict, **_: bodies.append(response_dict["body"]))
+    databases = [d["Name"] for page in glue.get_paginator("get_databases").paginate() for d in page["DatabaseList"]]
+    for database in databases:
+        for page in glue.get_paginator("get_tables").paginate(DatabaseName=database):
+            for table in page["TableList"]:
+                if table.get("PartitionKeys"):
+                    pager = glue.get_paginator("get_partitions")
+                    for _ in pager.paginate(DatabaseName=database, TableName=table["Name"], ExcludeColumnSchema=True):
+                        pass
+    with path.open("wb") as handle:
+        for body in bodies:
+            handle.write(len(body).to_bytes(8, "big") + body)
+    return len(bodies)
 
 
 def main() -> None:

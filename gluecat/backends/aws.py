@@ -54,11 +54,13 @@ def read_timeout() -> float:
         raise GluecatError(f"{READ_TIMEOUT_VARIABLE}={raw!r}: write a number of seconds, e.g. 20") from None
 
 
-def client_config(**extra: Any) -> Config:
+def client_config(adaptive: bool = False, **extra: Any) -> Config:
+    """`adaptive`: botocore's adaptive retry mode, which also rate-limits the client's own sending
+    once it is throttled (for parallel writers); otherwise the standard mode."""
     return Config(
         connect_timeout=CONNECT_TIMEOUT,
         read_timeout=read_timeout(),
-        retries={"mode": "standard", "max_attempts": MAX_ATTEMPTS},
+        retries={"mode": "adaptive" if adaptive else "standard", "max_attempts": MAX_ATTEMPTS},
         **extra,
     )
 

@@ -100,7 +100,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
             if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
                 yield from _metastore(config, session, endpoint_url)
                 return
-            glue = Glue(session, endpoint_url, config.catalog_id)
+            glue = Glue(session, endpoint_url, config.catalog_id, config.write_concurrency)
             yield Connection(glue, session, endpoint_url, config.catalog_id)
         return
     session = make_session(config)
@@ -108,7 +108,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
     if config.backend == "hive":
         yield from _metastore(config, session, config.endpoint_url)
         return
-    glue = Glue(session, config.endpoint_url, config.catalog_id)
+    glue = Glue(session, config.endpoint_url, config.catalog_id, config.write_concurrency)
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
 
 

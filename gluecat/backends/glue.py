@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from gluecat.backends import aws
+from gluecat.backends import aws, lean_json
 from gluecat.backends.base import EntryError
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
@@ -29,6 +29,7 @@ BATCH_GET = 1000
 BATCH_DELETE_VERSIONS = 100  # BatchDeleteTableVersion's VersionIds
 PARTITIONS_PER_PAGE = 1000
 MAX_SEGMENTS = 10
+WRITE_CONCURRENCY = 8  # batches of one table in flight at once (catalog.yaml `write_concurrency`)
 
 T = TypeVar("T")
 Shape = dict[str, Any]
@@ -85,12 +86,21 @@ def segments_for(expected_partitions: int) -> int:
 class Glue:
     """The Glue Data Catalog as a `Catalog`: boto3 calls, each translating AWS errors at the boundary."""
 
-    def __init__(self, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None) -> None:
-        self.client = aws.client(session, "glue", endpoint_url, max_pool_connections=32)
+    def __init__(
+        self,
+        session: boto3.Session,
+        endpoint_url: str | None,
+        catalog_id: str | None,
+        write_concurrency: int = WRITE_CONCURRENCY,
+    ) -> None:
+        # Adaptive retries: a throttled client also slows its own sending, which parallel batches need.
+        self.client = aws.client(session, "glue", endpoint_url, max_pool_connections=64, adaptive=True)
+        self.write_concurrency = write_concurrency
         self.catalog = {"CatalogId": catalog_id} if catalog_id else {}
         self.calls: Counter[str] = Counter()
         self.skip_archive: frozenset[tuple[str, str]] = frozenset()  # (database, table) updated with SkipArchive
         self.client.meta.events.register("after-call.glue", self._count)
+        lean_json.register(self.client.meta.events)
 
     def _count(self, model: Any, **_: Any) -> None:
         self.calls[model.name] += 1
@@ -291,20 +301,39 @@ class Glue:
         request: Callable[[Sequence[Shape]], Shape],
         progress: Callable[[int], bool],
     ) -> list[EntryError]:
-        """Send entries in batches of `size`; collect every per-entry error. `progress` hears
-        how many entries each batch carried and answers False to stop before the next batch."""
+        """Send entries in batches of `size`, `write_concurrency` batches in flight at once; collect
+        every per-entry error. `progress` hears how many entries each answered batch carried and
+        answers False to stop sending: the batches in flight then finish and are counted, so what
+        went through is known exactly. An unreachable Glue stops the sending the same way."""
+        batches = list(chunks(entries, size))
         failed: list[EntryError] = []
-        for batch in chunks(entries, size):
-            try:
-                answer = self._call(operation, **request(batch))
-            except UnreachableError:
-                raise  # every later batch would fail the same way, after its retries
-            except LiveStateError as exc:
-                failed.extend(EntryError(_entry_values(e), "BatchFailed", str(exc)) for e in batch)
-            else:
-                failed.extend(_entry_errors(answer))
-            if not progress(len(batch)):
-                break
+        fatal: Exception | None = None  # raised once the batches in flight are answered and counted
+        sending = True
+        with ThreadPoolExecutor(max_workers=max(1, min(self.write_concurrency, len(batches)))) as pool:
+            queued = iter(batches)
+            in_flight: dict[Future[Shape], Sequence[Shape]] = {}
+            while True:
+                while sending and len(in_flight) < self.write_concurrency and (batch := next(queued, None)):
+                    in_flight[pool.submit(self._call, operation, **request(batch))] = batch
+                if not in_flight:
+                    break
+                answered, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in answered:
+                    batch = in_flight.pop(future)
+                    try:
+                        failed.extend(_entry_errors(future.result()))
+                    except LiveStateError as exc:
+                        if isinstance(exc, UnreachableError):
+                            fatal, sending = fatal or exc, False  # every later batch would fail too
+                            continue
+                        failed.extend(EntryError(_entry_values(e), "BatchFailed", str(exc)) for e in batch)
+                    except Exception as exc:  # not a per-batch answer (a conflict, a bug): stop, report, raise
+                        fatal, sending = fatal or exc, False
+                        continue
+                    if not progress(len(batch)):
+                        sending = False
+        if fatal is not None:
+            raise fatal
         return failed
 
 

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from gluecat.cli import output
+from gluecat.cli.interrupt import sigterm_interrupts
 from gluecat.cli.usage import DEBUG, HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError
 from gluecat.text.plain import strip_ansi
@@ -64,7 +65,7 @@ def run(command: Callable[[], int], show_secrets: bool = False) -> None:
     """Run a command body: GluecatError -> one red line and exit 1; never a traceback.
 
     Everything it prints passes a secret scrubber, unless the user asked to see secrets."""
-    with output.scrubbed_streams(enabled=not show_secrets):
+    with output.scrubbed_streams(enabled=not show_secrets), sigterm_interrupts():
         _run(command)
 
 
@@ -248,6 +249,6 @@ def environments(
     run(lambda: environments_command(root, as_json))
 
 
+from gluecat.cli import history as _history  # noqa: E402, F401  (its module registers history, rollback, prune-versions)
 from gluecat.cli import init as _init  # noqa: E402, F401  (its module registers `gluecat init` on this app)
 from gluecat.cli import sandbox as _sandbox  # noqa: E402, F401  (its module registers `gluecat sandbox` on this app)
-from gluecat.cli import history as _history  # noqa: E402, F401  (its module registers history, rollback, prune-versions)

@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM during apply: stop sending work, let calls in flight finish, report."""
+"""Ctrl-C and SIGTERM: the same to every command; during apply, stop sending work, let calls in
+flight finish, report."""
 
 from __future__ import annotations
 
@@ -30,3 +31,22 @@ def stop_on_signals(say: Callable[[str], None]) -> Iterator[threading.Event]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a CI runner cancelling, `timeout`) ends a command as Ctrl-C does: "interrupted",
+    exit 130, the sandbox saved on the way out; not a silent death by signal. Only in the main
+    thread, where signal handlers can be set."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import typer
@@ -90,7 +91,7 @@ def apply_command(
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
     project = load_checked(path, _warn, env, targets)
-    with connect(project) as connection:
+    with ExitStack() as until_closed, connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)
         if not plan.has_changes:
@@ -102,7 +103,7 @@ def apply_command(
             return 1
         # Someone may have changed what we planned while we waited for "yes": never overwrite it.
         verify_unchanged(connection, plan, creates=False)
-        return _report(_execute(connection, plan))
+        return _report(_execute(connection, plan, until_closed))
 
 
 def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
@@ -125,10 +126,10 @@ def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targ
     render(plan, "human", allow_destroy)
     refuse_destruction(plan, allow_destroy)
     refuse_revocation(plan, allow_revoke)
-    with connect(project) as connection:
+    with ExitStack() as until_closed, connect(project) as connection:
         saved.check_binding(path, binding, catalog_binding(project, connection))
         verify_unchanged(connection, plan)
-        return _report(_execute(connection, plan))
+        return _report(_execute(connection, plan, until_closed))
 
 
 def _require_terminal() -> None:
@@ -141,8 +142,12 @@ def _confirmed() -> bool:
     return typer.confirm("Apply these changes?", default=False)
 
 
-def _execute(connection: Connection, plan: Plan) -> ApplyResult:
-    with progress.bar(stderr, "applying", work_units(plan)) as bar, stop_on_signals(bar.note) as stop:
+def _execute(connection: Connection, plan: Plan, until_closed: ExitStack | None = None) -> ApplyResult:
+    """Apply with SIGINT/SIGTERM turned into a stop; the handlers stay until `until_closed` ends
+    (callers end it after the connection closes: a signal that lands once the work is done must
+    not kill the report or the sandbox's save half-way), else until the work ends."""
+    with ExitStack() as local, progress.bar(stderr, "applying", work_units(plan)) as bar:
+        stop = (until_closed or local).enter_context(stop_on_signals(bar.note))
         return apply_plan(connection, plan, bar, stop)
 
 

@@ -94,6 +94,9 @@ class CatalogConfig(Strict):
     ignore_parameters: list[str] = Field(
         default_factory=list, description="Parameter keys (glob patterns) that engines own"
     )
+    write_concurrency: int = Field(
+        8, ge=1, le=32, description="Partition batches of one table apply sends at once (1: one after another)"
+    )
     spark: SparkSettings = Field(default_factory=lambda: SparkSettings())
     policy: Policy = Field(default_factory=lambda: Policy())
     readers: list[Engine] = Field(

@@ -120,6 +120,8 @@ def _iceberg_orphans(
     wanted = [
         (need.key, location) for need in needs if (location := need.reads.iceberg_orphan) and not need.live_in(tables)
     ]
+    if not wanted:
+        return {}  # before touching connection.iceberg, which imports pyiceberg
     found = {key: uri for key, uri in _read_each(connection.iceberg.existing_metadata, wanted).items() if uri}
     metadata = _read_each(connection.iceberg.read_metadata, list(found.items()))
     return {key: (found[key], metadata[key]) for key in found}

@@ -13,13 +13,14 @@ axis's values (the sum of the axes, not their product).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
-from gluecat.convert.locations import partition_location, slashless
+from gluecat.convert.locations import escape_path_name, slashless
 from gluecat.convert.partitions import own_differs, own_input
 from gluecat.kinds.hive.impact import Storage
 from gluecat.kinds.hive.partition_drift import Drift, partition_drift
@@ -51,6 +52,9 @@ class DeclaredPartitions:
             else:
                 self._generators.append((tuple(_axis_test(item, key) for key in keys), own))
         self.declares_columns = any("Columns" in (own or {}).get("StorageDescriptor", {}) for own in self._owns)
+        # A million live partitions take a few thousand distinct values per key: escape each once.
+        self._key_prefixes = tuple(f"{escape_path_name(key)}=" for key in keys)
+        self._escape = functools.lru_cache(maxsize=1 << 16)(escape_path_name)
 
     def wanted(self, values: Values) -> tuple[str, Shape | None] | None:
         """Where a declared partition belongs and what it holds of its own; None when not declared."""
@@ -59,13 +63,21 @@ class DeclaredPartitions:
             return self.location(values, explicit), own
         if len(values) == len(self.keys):
             for tests, own in self._generators:
-                if all(test(value) for test, value in zip(tests, values, strict=True)):
+                for test, value in zip(tests, values, strict=True):
+                    if not test(value):
+                        break
+                else:
                     return self.location(values, None), own
         return None
 
     def location(self, values: Values, explicit: str | None) -> str:
-        """The explicit location, even an empty one (Glue holds partitions without any), else the default."""
-        return explicit if explicit is not None else partition_location(self.table_location, self.keys, values)
+        """The explicit location, even an empty one (Glue holds partitions without any), else the default
+        (`<table location>/<key>=<value>/...`, escaped the Hive way, as `partition_location` writes it)."""
+        if explicit is not None:
+            return explicit
+        escape = self._escape
+        parts = [prefix + escape(value) for prefix, value in zip(self._key_prefixes, values, strict=True)]
+        return "/".join([self.table_location.rstrip("/"), *parts]) + "/"
 
     def __iter__(self) -> Iterator[tuple[Values, str | None, Shape | None]]:
         """Every declared partition with its explicit location (None: the default) and its own fields,
@@ -146,8 +158,9 @@ class LivePartitions:
                     continue
                 self.seen.add(values)
                 wanted, own = found
-                if slashless(location_of(partition)) != slashless(wanted) or (own and own_differs(own, partition)):
-                    self.moved[values] = Moved(location_of(partition), partition_input_of(partition))
+                live = location_of(partition)
+                if slashless(live) != slashless(wanted) or (own and own_differs(own, partition)):
+                    self.moved[values] = Moved(live, partition_input_of(partition))
 
     def incomplete(self) -> list[Values]:
         """Partitions read without their column list whose whole shape a change would need."""
