@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gluecat.access.desired import DesiredAccess, TagTarget
@@ -12,6 +14,7 @@ from gluecat.backends import lakeformation as lf
 from gluecat.errors import LiveStateError
 
 Shape = dict[str, object]
+READ_WORKERS = 8
 
 
 @dataclass
@@ -30,20 +33,28 @@ def read_access(client: lf.LakeFormation, wanted: DesiredAccess, exists: Callabl
     if wanted.owned_grants or wanted.owns_tag_grants:
         live.grants = live_grants(client.permissions())
     tables: dict[tuple[str, str], list[str]] = {}
+    objects = []
     for target in wanted.assignments:
         if target[0] == "column":
             tables.setdefault((target[1], target[2]), []).append(target[3])
         elif exists(target):
-            resource = lf.database_resource(target[1]) if target[0] == "database" else lf.table_resource(*target[1:])
-            answer = _tags_of(client, resource)
-            pairs = answer.get("LFTagOnDatabase") if target[0] == "database" else answer.get("LFTagsOnTable")
-            live.assignments[target] = _pairs(pairs)
-    for (database, table), columns in tables.items():
-        if not exists(("table", database, table)):
-            continue
-        for column in _column_tags(client, database, table, sorted(columns)):
-            live.assignments[("column", database, table, str(column["Name"]).lower())] = _pairs(column.get("LFTags"))
+            objects.append(target)
+    columned = [key for key in tables if exists(("table", *key))]
+    with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:  # one call per object, READ_WORKERS at once
+        for target, tags in zip(objects, pool.map(partial(_object_tags, client), objects), strict=True):
+            live.assignments[target] = tags
+        asked = [(database, table, sorted(tables[(database, table)])) for database, table in columned]
+        for (database, table, _), found in zip(asked, pool.map(lambda a: _column_tags(client, *a), asked), strict=True):
+            for column in found:
+                name = str(column["Name"]).lower()
+                live.assignments[("column", database, table, name)] = _pairs(column.get("LFTags"))
     return live
+
+
+def _object_tags(client: lf.LakeFormation, target: TagTarget) -> dict[str, str]:
+    resource = lf.database_resource(target[1]) if target[0] == "database" else lf.table_resource(*target[1:])
+    answer = _tags_of(client, resource)
+    return _pairs(answer.get("LFTagOnDatabase") if target[0] == "database" else answer.get("LFTagsOnTable"))
 
 
 def _column_tags(client: lf.LakeFormation, database: str, table: str, columns: list[str]) -> list[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from gluecat.access.meaning import live_grants, resource_text, version_of
@@ -20,6 +21,7 @@ from gluecat.errors import GluecatError, PlanError
 if TYPE_CHECKING:
     from gluecat.apply.run import ApplyResult, Progress
 
+WRITE_WORKERS = 8
 LABELS = {"lf_tag": "LF-tags", "tag_assignment": "LF-tag assignments", "grant": "grants"}
 
 
@@ -75,8 +77,8 @@ def apply_access(
     for change in tags:
         if change.action is not Action.DELETE and change.desired and change.desired.get("add"):
             step(change, lambda c=change: _add_values(client, c))  # type: ignore[misc]
-    for change in assignments:
-        step(change, lambda c=change: _assign(client, c))  # type: ignore[misc]
+    with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:  # one call per resource and key: in parallel
+        list(pool.map(lambda c: step(c, lambda: _assign(client, c)), assignments))
     for kind in ("grant", "revoke"):
         if not stop.is_set():
             _batched(client, grants, kind, failed)

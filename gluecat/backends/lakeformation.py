@@ -21,6 +21,7 @@ from gluecat.errors import GluecatError, LiveStateError, UnreachableError
 BATCH_PERMISSIONS = 20
 TAG_VALUES_PER_CALL = 50
 TAGS_PER_CALL = 50
+PAGE = 1000  # ListPermissions' and ListLFTags' largest MaxResults: Lake Formation may answer fewer
 Shape = dict[str, Any]
 T = TypeVar("T")
 
@@ -76,7 +77,8 @@ class LakeFormation:
     # LF-tag definitions
 
     def tags(self) -> dict[str, list[str]]:
-        return {t["TagKey"]: list(t["TagValues"]) for t in self._paged("list_lf_tags", "LFTags")}
+        pages = self._paged("list_lf_tags", "LFTags", MaxResults=PAGE)
+        return {t["TagKey"]: list(t["TagValues"]) for t in pages}
 
     def create_tag(self, key: str, values: Sequence[str]) -> None:
         first, *rest = list(_chunks(list(values), TAG_VALUES_PER_CALL))
@@ -127,7 +129,7 @@ class LakeFormation:
 
     def permissions(self) -> list[Shape]:
         """Every grant of the catalog, page by page (PrincipalResourcePermissions)."""
-        return self._paged("list_permissions", "PrincipalResourcePermissions")
+        return self._paged("list_permissions", "PrincipalResourcePermissions", MaxResults=PAGE)
 
     def batch_grant(self, entries: Sequence[Shape]) -> list[EntryFailure]:
         return self._batch("batch_grant_permissions", entries)

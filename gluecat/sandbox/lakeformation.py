@@ -79,6 +79,10 @@ class LocalLakeFormation:
         start_response("200 OK", [("Content-Type", "application/json")])
         return [json.dumps(answer).encode()]
 
+    def _page_size(self) -> int | None:
+        options = getattr(self.app, "options", None)  # the local Glue's options: tests set smaller pages
+        return getattr(options, "page_size", None)
+
     def _handle(self, operation: str, body: dict[str, Any], account: str, region: str) -> dict[str, Any]:
         catalog = str(body.get("CatalogId") or account)
         store = self.store
@@ -92,10 +96,10 @@ class LocalLakeFormation:
             return self._batch(operation, catalog, region, body.get("Entries") or [])
         if operation == "ListPermissions":
             found = store.list_permissions(catalog, body)
-            return _page(found, "PrincipalResourcePermissions", body)
+            return _page(found, "PrincipalResourcePermissions", body, self._page_size())
         if operation == "ListLFTags":
             tags = [{"CatalogId": catalog, "TagKey": k, "TagValues": v} for k, v in store.tags_of(catalog).items()]
-            return _page(tags, "LFTags", body)
+            return _page(tags, "LFTags", body, self._page_size())
         if operation == "GetLFTag":
             key = str(body.get("TagKey"))
             return {"CatalogId": catalog, "TagKey": key, "TagValues": store.tag_values(catalog, key)}
@@ -163,10 +167,12 @@ def save(layer: LocalLakeFormation, state: Path) -> None:
         temporary.replace(state / STATE_FILE)
 
 
-def _page(items: list[dict[str, Any]], key: str, body: dict[str, Any]) -> dict[str, Any]:
+def _page(items: list[dict[str, Any]], key: str, body: dict[str, Any], most: int | None) -> dict[str, Any]:
+    """A page of at most MaxResults (PAGE when absent), and at most the local Glue's configured page."""
     size = int(body.get("MaxResults") or PAGE)
     if not 1 <= size <= 1000:
         raise Fault("InvalidInputException", "MaxResults must be between 1 and 1000")
+    size = min(size, most or size)
     token = body.get("NextToken")
     try:
         start = int(base64.b64decode(token).decode()) if token else 0
