@@ -5,7 +5,7 @@ model — and compared as the model holds them, so formatting, key order, commen
 defaults spelled out (or left out) do not count. What a plan resolves the same way counts as
 equal too: a location left to its default, the `storage` shorthand or the formats it stands for,
 a column name's case (Glue folds it), volatile and ignored parameters. What says how gluecat
-treats the table rather than what Glue holds (`lint`, `allow_breaking`, `partition_schema`) is
+treats the table rather than what Glue holds (`lint`, `allow_breaking`, `partition_schema`, `skip_archive`) is
 the reviewer's, never compared; `partitions` are compared only when import read them.
 """
 
@@ -35,7 +35,7 @@ from gluecat.secrets import redact
 from gluecat.secrets.values import PLACEHOLDER
 
 # How gluecat treats the object, not what Glue holds: import cannot read it, a reviewer wrote it.
-DIRECTIVES = ("lint", "allow_breaking", "partition_schema")
+DIRECTIVES = ("lint", "allow_breaking", "partition_schema", "skip_archive")
 _RANK = {key: index for index, key in enumerate(KEY_ORDER)}
 _SHOWN = 60  # characters of a value a message quotes
 M = TypeVar("M", bound=BaseModel)

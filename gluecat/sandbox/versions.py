@@ -14,7 +14,8 @@ contract (the AWS Glue API reference):
   EntityNotFoundException for the whole call;
 - the current version is the table itself: it is never deleted (an entry error here).
 
-Each version carries the time it was written as its `UpdateTime`, as Glue's versions do. Versions
+Each version carries the time it was written as its `UpdateTime`, as Glue's versions do, kept in the
+version itself so that it survives the sandbox's save and restore. Versions
 are listed from moto's table objects, not through its HTTP serializer: that takes over a minute to
 answer for the 90,000 versions a busy table reaches, and `plan` and `prune-versions` read them.
 """
@@ -23,9 +24,9 @@ from __future__ import annotations
 
 import json
 import os
-import threading
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from gluecat.sandbox.partition_indexes import Reply
@@ -41,13 +42,8 @@ _NAME_LIMIT = 255
 class VersionKeeper:
     """What Glue's version keeping adds to moto's: SkipArchive, batch deletes, each version's time."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._times: dict[tuple[str, str, str, str], datetime] = {}
-
     def clear(self) -> None:
-        with self._lock:
-            self._times.clear()
+        """moto was reset: the times live in its table versions, so nothing is left to drop."""
 
     # writes
 
@@ -125,16 +121,21 @@ class VersionKeeper:
 
     def stamp_versions(self, scope: str, database: str, name: str, versions: list[Payload]) -> list[Payload]:
         """Each version with the time it was written (GetTableVersions, GetTableVersion), newest first."""
-        with self._lock:
-            for version in versions:
-                written = self._times.get((scope, database.lower(), name.lower(), str(version.get("VersionId"))))
-                if written is not None and isinstance(version.get("Table"), dict):
-                    version["Table"]["UpdateTime"] = written.timestamp()
+        table = _moto_table(scope, database, name)
+        kept = dict(table.versions) if table is not None else {}
+        for version in versions:
+            written = (kept.get(str(version.get("VersionId"))) or {}).get("UpdateTime")
+            if written is not None and isinstance(version.get("Table"), dict):
+                version["Table"]["UpdateTime"] = written
         return sorted(versions, key=lambda v: _number(str(v.get("VersionId"))), reverse=True)
 
-    def _stamp(self, scope: str, database: str, name: str, version: str) -> None:
-        with self._lock:
-            self._times[(scope, database.lower(), name.lower(), version)] = datetime.now(UTC)
+    @staticmethod
+    def _stamp(scope: str, database: str, name: str, version: str) -> None:
+        """The version's own UpdateTime, kept in moto's copy of the version (so it is saved with the
+        sandbox's state): moto stamps every version with the table's last update instead."""
+        table = _moto_table(scope, database, name)
+        if table is not None and version in table.versions:
+            table.versions[version]["UpdateTime"] = time.time()
 
     @staticmethod
     def _known(scope: str, forward: Forward, database: str, name: str) -> set[str]:

@@ -87,3 +87,13 @@ def test_skip_archive_for_every_table_in_catalog_yaml_and_a_table_may_opt_out(
     (root / "web/tables/quiet.yaml").write_text(TABLE + "description: changed\n")
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     assert _versions(raw_glue) == ["2", "1"] and _versions(raw_glue, "quiet") == ["2"]
+
+
+def test_import_reads_a_file_with_skip_archive_as_unchanged(tmp_path: Path, server: LocalGlue) -> None:
+    """skip_archive says how gluecat writes the table, not what Glue holds: import leaves it be."""
+    root = _project(tmp_path, server, table=TABLE + "skip_archive: true\n")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    result = gluecat("import", str(root))
+    assert result.exit_code == 0, result.output
+    assert "skip_archive: true" in (root / "web/tables/events.yaml").read_text()
+    assert "2 unchanged" in result.output and "kept" not in result.output
