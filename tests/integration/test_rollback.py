@@ -47,6 +47,11 @@ def _four_versions(tmp_path: Path, server: LocalGlue) -> Path:
     return root
 
 
+def _versions_kept(root: Path) -> int:
+    found = json.loads(gluecat("history", str(root), "crm.customers", "--format", "json").output)
+    return int(found["versions_kept"])
+
+
 def _fields(table: dict[str, Any]) -> dict[str, Any]:
     return {key: table.get(key) for key in COMPARED}
 
@@ -138,3 +143,32 @@ def test_rollback_to_a_version_glue_does_not_keep_is_one_line(tmp_path: Path, se
     assert "crm.customers has no version 9" in result.output and "Traceback" not in result.output
     neither = gluecat("rollback", str(root), "crm.customers", "--auto-approve")
     assert neither.exit_code == 1 and "--to-version" in neither.output
+    asks = gluecat("rollback", str(root), "crm.customers", "--to-version", "2")  # no terminal to ask on
+    assert asks.exit_code == 1 and "pass --auto-approve" in asks.output
+    assert _versions_kept(root) == 4
+
+
+SPARK_VIEW = """\
+format: view
+dialect: spark
+sql: SELECT customer_id FROM crm.customers
+columns:
+  - {name: customer_id, type: bigint}
+"""
+
+
+def test_a_view_rolls_back_to_its_earlier_sql(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    files = {"crm/database.yaml": "location: s3://lake/crm/\n", "crm/tables/ids.yaml": SPARK_VIEW}
+    root = write_project(tmp_path / "project", server.endpoint_url, files)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    changed = SPARK_VIEW.replace("FROM crm.customers", "FROM crm.customers WHERE customer_id > 0")
+    (root / "crm/tables/ids.yaml").write_text(changed)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    result = gluecat("rollback", str(root), "crm.ids", "--to-version", "1", "--auto-approve", "--write-yaml")
+    assert result.exit_code == 0, result.output
+    live = raw_glue.get_table(DatabaseName="crm", Name="ids")["Table"]
+    one = raw_glue.get_table_version(DatabaseName="crm", TableName="ids", VersionId="1")["TableVersion"]["Table"]
+    assert live["ViewOriginalText"] == one["ViewOriginalText"] and "WHERE" not in live["ViewOriginalText"]
+    assert _fields(live) == _fields(one)
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+    assert "WHERE" not in (root / "crm/tables/ids.yaml").read_text()
