@@ -122,15 +122,21 @@ class LocalGlue:
     def reset_counts(self) -> None:
         self._post(f"{CONTROL_PREFIX}/reset-counts")
 
-    def configure(self, page_size: int | None = None, throttle_rate: float = 0.0, fold_names: bool = True) -> None:
+    def configure(
+        self, page_size: int | None = None, throttle_rate: float = 0.0, fold_names: bool = True, latency_ms: float = 0.0
+    ) -> None:
         settings = {"page_size": page_size, "throttle_rate": throttle_rate, "fold_names": fold_names}
-        self._post(f"{CONTROL_PREFIX}/options", settings)
+        self._post(f"{CONTROL_PREFIX}/options", {**settings, "latency_ms": latency_ms})
 
     def calls(self) -> Counter[str]:
         return Counter(self._post(f"{CONTROL_PREFIX}/calls")["calls"])
 
     def throttled(self) -> int:
         return int(self._post(f"{CONTROL_PREFIX}/calls")["throttled"])
+
+    def peak_in_flight(self) -> int:
+        """The most partition batch writes it was answering at once since the counts were reset."""
+        return int(self._post(f"{CONTROL_PREFIX}/calls")["peak_in_flight"])
 
     def __enter__(self) -> LocalGlue:
         return self.start()

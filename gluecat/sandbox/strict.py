@@ -43,6 +43,7 @@ BATCH_LIMITS = {
     "BatchDeleteTable": ("TablesToDelete", 100),
 }
 MAX_SEGMENTS = 10
+PARTITION_BATCH_WRITES = frozenset({"BatchCreatePartition", "BatchUpdatePartition", "BatchDeletePartition"})
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/[^/]*/([^/]+)/")
 _GLUE_READS = ("AWSGlue.Get", "AWSGlue.BatchGet", "AWSGlue.Search")
 CONTROL_PREFIX = "/_gluecat"
@@ -86,6 +87,8 @@ class StrictGlue:
         self._lock = threading.Lock()
         self._table_writes = threading.Lock()
         self._random = random.Random(self.options.seed)
+        self._writes_in_flight = 0
+        self.peak_writes_in_flight = 0  # the most partition batches answered at once (parallel apply)
         self._pages: dict[str, list[Any]] = {}
         self._segments = SegmentSplits()
 
@@ -110,16 +113,23 @@ class StrictGlue:
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
         body = json.loads(_read_body(environ) or b"{}")
-        if self.options.latency_ms:
-            time.sleep(self.options.latency_ms / 1000)
+        batch_write = operation in PARTITION_BATCH_WRITES
         with self._lock:
             self.calls[operation] += 1
             throttled = self._random.random() < self.options.throttle_rate
             self.throttled += throttled
-        if throttled:
-            response = _error("ThrottlingException", "Rate exceeded")
-        else:
-            response = self._handle(operation, _lowercase_names(body) if self.options.fold_names else body, environ)
+            self._writes_in_flight += batch_write
+            self.peak_writes_in_flight = max(self.peak_writes_in_flight, self._writes_in_flight)
+        try:
+            if self.options.latency_ms:
+                time.sleep(self.options.latency_ms / 1000)
+            if throttled:
+                response = _error("ThrottlingException", "Rate exceeded")
+            else:
+                response = self._handle(operation, _lowercase_names(body) if self.options.fold_names else body, environ)
+        finally:
+            with self._lock:
+                self._writes_in_flight -= batch_write
         start_response(f"{response.status} X", response.headers)
         return [response.body]
 
@@ -130,12 +140,16 @@ class StrictGlue:
             if action == "/reset-counts":
                 self.calls.clear()
                 self.throttled = 0
+                self.peak_writes_in_flight = 0
             elif action == "/options":
                 settings = json.loads(_read_body(environ) or b"{}")
                 self.options.page_size = settings.get("page_size")
                 self.options.throttle_rate = float(settings.get("throttle_rate", 0.0))
                 self.options.fold_names = bool(settings.get("fold_names", True))
-            return _json({"calls": dict(self.calls), "throttled": self.throttled})
+                self.options.latency_ms = float(settings.get("latency_ms", 0.0))
+            return _json(
+                {"calls": dict(self.calls), "throttled": self.throttled, "peak_in_flight": self.peak_writes_in_flight}
+            )
 
     def _handle(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
         if operation in BATCH_LIMITS:
