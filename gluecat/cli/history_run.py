@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gluecat.adopt.refs import References
 from gluecat.adopt.table import adopt_table
 from gluecat.adopt.yamlout import dump
 from gluecat.apply.run import refuse_destruction, verify_unchanged
@@ -37,6 +38,7 @@ from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 from gluecat.render.text import value
 from gluecat.secrets import redact
+from gluecat.secrets.files import write_inside
 from gluecat.text.plain import counted
 
 HEADER = (
@@ -196,8 +198,14 @@ def _model(data: dict[str, Any], name: str) -> Table:
 def _yaml_step(project: Project, request: Rollback, database: str, name: str, data: dict[str, Any]) -> None:
     path = project.root / database / "tables" / f"{name}.yaml"
     if request.write_yaml:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dump(data, HEADER.format(version=request.to_version)), encoding="utf-8")
+        # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
+        references = References(project.config.vars)
+        text = dump(references.apply(data, f"{database}.{name}"), HEADER.format(version=request.to_version))
+        write_inside(project.root, path, text)
+        for secret in references.secrets:
+            stdout.print(
+                f"Set {secret.variable} before the next plan: the file names it for {secret.where}.", markup=False
+            )
         stdout.print(
             f"Wrote version {request.to_version}'s definition to {path}: the next plan is clean.", markup=False
         )

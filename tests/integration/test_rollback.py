@@ -172,3 +172,18 @@ def test_a_view_rolls_back_to_its_earlier_sql(tmp_path: Path, server: LocalGlue,
     assert _fields(live) == _fields(one)
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
     assert "WHERE" not in (root / "crm/tables/ids.yaml").read_text()
+
+
+def test_write_yaml_never_writes_a_secret_value(tmp_path: Path, server: LocalGlue, monkeypatch: Any) -> None:
+    monkeypatch.setenv("CRM_PASSWORD", "s3cr3t-value-42")
+    secret = V1.replace(
+        "parameters: {owner_team: crm}", 'parameters: {owner_team: crm, jdbc.password: "${env.CRM_PASSWORD}"}'
+    )
+    root = _project(tmp_path, server)
+    _apply(root, secret)
+    _apply(root, secret.replace("description: Customers", "description: Changed"))
+    result = gluecat("rollback", str(root), "crm.customers", "--to-version", "1", "--auto-approve", "--write-yaml")
+    assert result.exit_code == 0, result.output
+    assert "s3cr3t-value-42" not in result.output
+    text = (root / "crm/tables/customers.yaml").read_text()
+    assert "s3cr3t-value-42" not in text and "${env." in text and "description: Customers" in text
