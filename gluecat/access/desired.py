@@ -23,6 +23,7 @@ TagTarget = tuple[str, ...]
 @dataclass
 class DesiredAccess:
     tag_keys: dict[str, list[str]] | None = None
+    admins: list[str] | None = None
     assignments: dict[TagTarget, dict[str, str]] = field(default_factory=dict)
     grants: dict[GrantKey, GrantState] = field(default_factory=dict)
     owned_grants: set[Resource] = field(default_factory=set)  # databases and tables whose grants are owned
@@ -31,7 +32,13 @@ class DesiredAccess:
 
     @property
     def empty(self) -> bool:
-        return self.tag_keys is None and not self.assignments and not self.owned_grants and not self.owns_tag_grants
+        return (
+            self.tag_keys is None
+            and self.admins is None
+            and not self.assignments
+            and not self.owned_grants
+            and not self.owns_tag_grants
+        )
 
     def owns_grant(self, resource: Resource) -> bool:
         if resource[0] == "tag_policy":
@@ -47,6 +54,7 @@ def desired_access(project: Project, targets: Targets) -> DesiredAccess:
         tag_keys=dict(config.lf_tags) if config.lf_tags is not None and catalog_wide else None,
         owns_tag_grants=config.tag_grants is not None and catalog_wide,
         prune_tags=config.prune,
+        admins=list(config.data_lake_admins) if config.data_lake_admins is not None and catalog_wide else None,
     )
     if wanted.owns_tag_grants:
         for tag_grant in config.tag_grants or []:

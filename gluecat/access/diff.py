@@ -23,12 +23,13 @@ from gluecat.access.meaning import (
 from gluecat.backends import lakeformation as lf
 from gluecat.changes.impact import Finding, Impact
 from gluecat.changes.model import Action, Change, FieldDiff
+from gluecat.model.lakeformation import principal_text
 
 Shape = dict[str, object]
 
 
 def access_changes(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
-    changes = _tag_keys(wanted, live)
+    changes = _admins(wanted, live) + _tag_keys(wanted, live)
     for target in sorted(wanted.assignments):
         changes += _assignments(target, wanted.assignments[target], live.assignments.get(target, {}))
     keys = set(wanted.grants) | {key for key in live.grants if wanted.owns_grant(key[1])}
@@ -41,6 +42,21 @@ def access_changes(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
 
 def revoking(message: str) -> Finding:
     return Finding("access-revoke", Impact.ACCESS, message)
+
+
+def _admins(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
+    if wanted.admins is None:
+        return []
+    have = {principal_text(p) for p in live.admins}
+    want = set(wanted.admins)
+    if have == want:
+        return []
+    gone = sorted(have - want)
+    findings = (revoking(f"{', '.join(gone)} stop being data lake administrators"),) if gone else ()
+    diff = FieldDiff("data_lake_admins", sorted(have) or None, sorted(want) or None)
+    desired: Shape = {"admins": sorted(want)}
+    return [Change("lake_formation.data_lake_admins", "lf_admins", Action.UPDATE, "", None, desired, (diff,),
+                   findings=findings)]  # fmt: skip
 
 
 def _tag_keys(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:

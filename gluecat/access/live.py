@@ -20,6 +20,7 @@ READ_WORKERS = 8
 @dataclass
 class LiveAccess:
     tag_keys: dict[str, list[str]] = field(default_factory=dict)
+    admins: list[str] = field(default_factory=list)
     assignments: dict[TagTarget, dict[str, str]] = field(default_factory=dict)
     grants: dict[GrantKey, GrantState] = field(default_factory=dict)
 
@@ -30,6 +31,8 @@ def read_access(client: lf.LakeFormation, wanted: DesiredAccess, exists: Callabl
     live = LiveAccess()
     if wanted.tag_keys is not None:
         live.tag_keys = client.tags()
+    if wanted.admins is not None:
+        live.admins = client.admins()
     if wanted.owned_grants or wanted.owns_tag_grants:
         live.grants = live_grants(client.permissions())
     tables: dict[tuple[str, str], list[str]] = {}

@@ -27,13 +27,14 @@ Shape = dict[str, Any]
 @dataclass
 class AdoptedAccess:
     tag_keys: dict[str, list[str]] = field(default_factory=dict)
+    admins: list[str] = field(default_factory=list)
     tag_grants: list[Shape] = field(default_factory=list)
     databases: dict[str, Shape] = field(default_factory=dict)
     tables: dict[tuple[str, str], Shape] = field(default_factory=dict)
 
     def catalog_keys(self) -> Shape:
         """What catalog.yaml holds of Lake Formation (nothing when it has none)."""
-        keys: Shape = {}
+        keys: Shape = {"data_lake_admins": self.admins} if self.admins else {}
         if self.tag_keys:
             keys["lf_tags"] = self.tag_keys
         if self.tag_grants:
@@ -70,6 +71,7 @@ def adopt_access(
 
 
 def _read(client: lf.LakeFormation, tables: list[tuple[str, Shape]], databases: list[str], out: AdoptedAccess) -> None:
+    out.admins = client.admins()
     out.tag_keys = {key: values for key, values in sorted(client.tags().items())}
     wanted_databases = set(databases)
     wanted_tables = {(db, t["Name"]) for db, t in tables}

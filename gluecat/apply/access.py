@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from gluecat.apply.run import ApplyResult, Progress
 
 WRITE_WORKERS = 8
-LABELS = {"lf_tag": "LF-tags", "tag_assignment": "LF-tag assignments", "grant": "grants"}
+LABELS = {
+    "lf_admins": "data lake administrator lists",
+    "lf_tag": "LF-tags",
+    "tag_assignment": "LF-tag assignments",
+    "grant": "grants",
+}
 
 
 def revocations(plan: Plan) -> list[Change]:
@@ -71,6 +76,8 @@ def apply_access(
             failed[change.address] = str(exc)
             result.gave_up(exc, stop)
 
+    for change in (c for c in changes if c.kind == "lf_admins"):  # first: an administrator may create tags
+        step(change, lambda c=change: client.set_admins((c.desired or {})["admins"]))  # type: ignore[misc]
     tags = [c for c in changes if c.kind == "lf_tag"]
     assignments = [c for c in changes if c.kind == "tag_assignment"]
     grants = [c for c in changes if c.kind == "grant"]

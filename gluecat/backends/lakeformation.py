@@ -74,6 +74,18 @@ class LakeFormation:
             if not token:
                 return items
 
+    # settings
+
+    def admins(self) -> list[str]:
+        settings = self._call("get_data_lake_settings").get("DataLakeSettings") or {}
+        return [a["DataLakePrincipalIdentifier"] for a in settings.get("DataLakeAdmins") or []]
+
+    def set_admins(self, principals: Sequence[str]) -> None:
+        """The administrators alone change: the other settings are written back as they were read."""
+        settings = self._call("get_data_lake_settings").get("DataLakeSettings") or {}
+        settings["DataLakeAdmins"] = [{"DataLakePrincipalIdentifier": p} for p in principals]
+        self._call("put_data_lake_settings", DataLakeSettings=settings)
+
     # LF-tag definitions
 
     def tags(self) -> dict[str, list[str]]:

@@ -10,9 +10,9 @@ from typing import Any, Literal
 from gluecat.changes.impact import ENGINES, Finding, Impact, impact_of, worst
 
 FORMAT_VERSION = 2
-Kind = Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant"]
+Kind = Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant", "lf_admins"]
 # Lake Formation's changes: a removal revokes access (impact `access`), never data.
-ACCESS_KINDS = ("lf_tag", "tag_assignment", "grant")
+ACCESS_KINDS = ("lf_admins", "lf_tag", "tag_assignment", "grant")
 
 
 class Action(StrEnum):

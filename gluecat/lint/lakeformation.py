@@ -28,6 +28,8 @@ def access_findings(project: Project) -> Iterator[Finding]:
 
     allowed = project.config.lf_tags
     config = project.source
+    for i, admin in enumerate(project.config.data_lake_admins or []):
+        yield from _principal(config, ("data_lake_admins", i), admin, "catalog", ())
     for i, tag_grant in enumerate(project.config.tag_grants or []):
         yield from _principal(config, ("tag_grants", i), tag_grant.principal, "catalog")
         on = ON_DATABASE if tag_grant.resource == "database" else ON_TABLE
@@ -94,7 +96,9 @@ def _tag_problems(allowed: Mapping[str, list[str]] | None, key: str, values: lis
             yield f"'{value}' is not an allowed value of LF-tag '{key}' ({', '.join(allowed[key])})"
 
 
-def _principal(source: SourceFile, where: Loc, principal: str, address: str) -> Iterator[Finding]:
+def _principal(
+    source: SourceFile, where: Loc, principal: str, address: str, field: Loc = ("principal",)
+) -> Iterator[Finding]:
     from gluecat.lint.rules import Finding
 
     if not is_principal(principal):
@@ -103,7 +107,7 @@ def _principal(source: SourceFile, where: Loc, principal: str, address: str) -> 
             " group (arn:aws:iam::ACCOUNT:saml-provider/NAME:group/GROUP), an account id, an organization"
             " ARN or IAM_ALLOWED_PRINCIPALS"
         )
-        yield Finding(source.position((*where, "principal")), "error", PRINCIPAL_RULE, message, address)
+        yield Finding(source.position((*where, *field)), "error", PRINCIPAL_RULE, message, address)
 
 
 def _permissions(

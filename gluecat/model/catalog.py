@@ -8,7 +8,7 @@ from typing import Annotated, Literal, get_args
 from pydantic import AfterValidator, Field, StringConstraints
 
 from gluecat.model.base import Strict
-from gluecat.model.lakeformation import TagDefinitions, TagGrant
+from gluecat.model.lakeformation import Principal, TagDefinitions, TagGrant
 
 Backend = Literal["glue", "hive"]
 THRIFT_URI = re.compile(r"thrift://[^/:\s]+:[0-9]{1,5}")
@@ -112,6 +112,9 @@ class CatalogConfig(Strict):
     )
     default_env: str | None = Field(None, description="The environment used when --env and GLUECAT_ENV are absent")
     lf_tags: TagDefinitions | None = Field(None, description="Lake Formation LF-tag keys and their allowed values")
+    data_lake_admins: list[Principal] | None = Field(
+        None, description="Lake Formation's data lake administrators; present: gluecat owns the list"
+    )
     tag_grants: list[TagGrant] | None = Field(
         None, description="Lake Formation grants by LF-tag expression; present: gluecat owns every such grant"
     )

@@ -36,7 +36,7 @@ class _Finding(_Strict):
 
 class _Change(_Strict):
     address: str
-    kind: Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant"]
+    kind: Literal["database", "table", "index", "optimizer", "lf_tag", "tag_assignment", "grant", "lf_admins"]
     action: Action
     database: str
     table: str | None

@@ -43,6 +43,8 @@ HANDLED = frozenset(
         "AddLFTagsToResource",
         "RemoveLFTagsFromResource",
         "GetResourceLFTags",
+        "GetDataLakeSettings",
+        "PutDataLakeSettings",
     }
 )
 
@@ -103,6 +105,8 @@ class LocalLakeFormation:
         if operation == "GetLFTag":
             key = str(body.get("TagKey"))
             return {"CatalogId": catalog, "TagKey": key, "TagValues": store.tag_values(catalog, key)}
+        if operation == "GetDataLakeSettings":
+            return {"DataLakeSettings": store.data_lake_settings(catalog)}
         if operation == "GetResourceLFTags":
             return store.resource_tags(
                 catalog, region, body.get("Resource") or {}, bool(body.get("ShowAssignedLFTags"))
@@ -118,6 +122,8 @@ class LocalLakeFormation:
         elif operation == "UpdateLFTag":
             add, delete = list(body.get("TagValuesToAdd") or []), list(body.get("TagValuesToDelete") or [])
             store.update_tag(catalog, str(body.get("TagKey")), add, delete)
+        elif operation == "PutDataLakeSettings":
+            store.put_data_lake_settings(catalog, body.get("DataLakeSettings") or {})
         elif operation == "DeleteLFTag":
             store.delete_tag(catalog, str(body.get("TagKey")))
         elif operation == "AddLFTagsToResource":
@@ -160,7 +166,7 @@ def restore(layer: LocalLakeFormation, state: Path) -> None:
 def save(layer: LocalLakeFormation, state: Path) -> None:
     with layer.lock:
         data = layer.store.export()
-    if data["grants"] or data["tags"] or data["assigned"] or (state / STATE_FILE).exists():
+    if any(data.values()) or (state / STATE_FILE).exists():
         state.mkdir(parents=True, exist_ok=True)
         temporary = state / f"{STATE_FILE}.tmp"
         temporary.write_text(json.dumps(data, sort_keys=True))

@@ -72,8 +72,10 @@ class Store:
     grants: dict[str, dict[tuple[str, str], _Held]] = field(default_factory=dict)
     tags: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     assigned: dict[str, dict[tuple[str, ...], dict[str, str]]] = field(default_factory=dict)
+    settings: dict[str, Shape] = field(default_factory=dict)
 
     def clear(self) -> None:
+        self.settings.clear()
         self.grants.clear()
         self.tags.clear()
         self.assigned.clear()
@@ -90,7 +92,7 @@ class Store:
             for catalog, held in self.grants.items()
         }  # fmt: skip
         assigned = {c: [[list(t), v] for t, v in a.items()] for c, a in self.assigned.items()}
-        return {"grants": grants, "tags": self.tags, "assigned": assigned}
+        return {"grants": grants, "tags": self.tags, "assigned": assigned, "settings": self.settings}
 
     def load(self, data: Shape) -> None:
         self.clear()
@@ -100,7 +102,23 @@ class Store:
                 held = _Held(e["resource"], set(e["permissions"]), set(e["grantable"]))
                 self.grants.setdefault(catalog, {})[key] = held
         self.tags = {c: dict(t) for c, t in (data.get("tags") or {}).items()}
+        self.settings = dict(data.get("settings") or {})
         self.assigned = {c: {tuple(t): dict(v) for t, v in a} for c, a in (data.get("assigned") or {}).items()}
+
+    # settings
+
+    def data_lake_settings(self, catalog: str) -> Shape:
+        """As a new account's: no administrators, and IAM_ALLOWED_PRINCIPALS holding ALL on what is created."""
+        everyone = [{"Principal": {"DataLakePrincipalIdentifier": "IAM_ALLOWED_PRINCIPALS"}, "Permissions": ["ALL"]}]
+        default = {"DataLakeAdmins": [], "CreateDatabaseDefaultPermissions": everyone,
+                   "CreateTableDefaultPermissions": everyone, "TrustedResourceOwners": []}  # fmt: skip
+        return self.settings.get(catalog) or default
+
+    def put_data_lake_settings(self, catalog: str, settings: Shape) -> None:
+        admins = settings.get("DataLakeAdmins") or []
+        if len(admins) > 30 or any(not (a or {}).get("DataLakePrincipalIdentifier") for a in admins):
+            raise Fault("InvalidInputException", "DataLakeAdmins holds 0 to 30 principals, each with an identifier")
+        self.settings[catalog] = settings
 
     # grants
 

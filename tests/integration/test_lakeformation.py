@@ -16,7 +16,9 @@ from tests.integration.helpers import gluecat, write_project
 
 ETL = "arn:aws:iam::123456789012:role/etl"
 ANALYST = "arn:aws:iam::123456789012:role/analyst"
+ADMIN = "arn:aws:iam::123456789012:role/lake-admin"
 CATALOG = f"""\
+data_lake_admins: [{ADMIN}]
 lf_tags:
   domain: [sales, web]
   tier: [gold, silver, restricted]
@@ -148,6 +150,7 @@ def test_import_writes_the_same_tags_and_grants_and_its_plan_is_clean(tmp_path: 
     imported = gluecat("import", str(root))
     assert imported.exit_code == 0, imported.output
     catalog = yaml.safe_load((root / "catalog.yaml").read_text())
+    assert catalog["data_lake_admins"] == [ADMIN]
     assert catalog["lf_tags"] == {"domain": ["sales", "web"], "tier": ["gold", "silver", "restricted"]}
     assert catalog["tag_grants"] == [
         {
@@ -243,3 +246,23 @@ def test_a_new_column_with_tags_is_added_then_tagged_and_replans_clean(tmp_path:
     assert applied.exit_code == 0, applied.output
     again = gluecat("plan", str(root), "--detailed-exitcode")
     assert again.exit_code == 0, again.output
+
+
+def test_data_lake_admins_are_set_alone_and_removing_one_revokes(
+    tmp_path: Path, server: LocalGlue, lakeformation: Any
+) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    settings = lakeformation.get_data_lake_settings()["DataLakeSettings"]
+    assert [a["DataLakePrincipalIdentifier"] for a in settings["DataLakeAdmins"]] == [ADMIN]
+    assert settings["CreateTableDefaultPermissions"]  # the other settings as they were
+
+    (root / "catalog.yaml").write_text((root / "catalog.yaml").read_text().replace(f"[{ADMIN}]", "[]"))
+    planned = gluecat("plan", str(root))
+    assert (
+        "lake_formation.data_lake_admins" in planned.stdout and "stop being data lake administrators" in planned.stdout
+    )
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 1
+    assert gluecat("apply", str(root), "--auto-approve", "--allow-revoke").exit_code == 0
+    assert lakeformation.get_data_lake_settings()["DataLakeSettings"]["DataLakeAdmins"] == []
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
