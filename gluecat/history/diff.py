@@ -12,6 +12,7 @@ from typing import Any
 from gluecat.changes.model import FieldDiff
 from gluecat.convert.locations import slashless
 from gluecat.kinds.glue_diff import column_diffs, scalar_diffs
+from gluecat.secrets import redact
 
 Shape = dict[str, Any]
 
@@ -51,3 +52,13 @@ def both_ways(prefix: str, before: Mapping[str, Any], after: Mapping[str, Any]) 
     for key in sorted(set(before) | set(after)):
         if before.get(key) != after.get(key):
             yield FieldDiff(f"{prefix}.{key}", before.get(key), after.get(key))
+
+
+_KEYED = ("serde.parameters.", "storage_parameters.", "parameters.")
+
+
+def masked(diff: FieldDiff) -> FieldDiff:
+    """The diff as it may be shown: a secret-looking parameter's values masked, every value scrubbed."""
+    prefix = next((p for p in _KEYED if diff.path.startswith(p)), None)
+    key = diff.path.removeprefix(prefix) if prefix else diff.path.partition(".parameters.")[2]
+    return FieldDiff(diff.path, redact.mask_value(key, diff.before), redact.mask_value(key, diff.after))

@@ -9,7 +9,7 @@ from typing import Any
 from gluecat.backends.connect import Connection
 from gluecat.changes.model import FieldDiff
 from gluecat.errors import GluecatError, LiveStateError
-from gluecat.history.diff import version_diffs
+from gluecat.history.diff import masked, version_diffs
 
 Shape = dict[str, Any]
 
@@ -92,7 +92,7 @@ def table_history(connection: Connection, database: str, name: str, limit: int, 
         version = kept[index]
         older = kept[index + 1] if index + 1 < len(kept) else None
         table = version.get("Table") or {}
-        diffs = version_diffs(older.get("Table") or {}, table) if older else []
+        diffs = [masked(d) for d in version_diffs(older.get("Table") or {}, table)] if older else []
         entries.append(
             VersionEntry(
                 str(version["VersionId"]),

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from gluecat.sandbox.server import LocalGlue
+from gluecat.secrets import redact
 from tests.integration.helpers import gluecat, write_project
 
 V1 = """\
@@ -182,8 +183,17 @@ def test_write_yaml_never_writes_a_secret_value(tmp_path: Path, server: LocalGlu
     root = _project(tmp_path, server)
     _apply(root, secret)
     _apply(root, secret.replace("description: Customers", "description: Changed"))
+    monkeypatch.setenv("CRM_PASSWORD", "rotated-value-7")
+    _apply(root, secret.replace("description: Customers", "description: Changed"))
+    redact.forget_all()  # neither old value is remembered now: history masks them by their key
+    monkeypatch.setenv("CRM_PASSWORD", "third-value-9")
+    history = gluecat("history", str(root), "crm.customers")
+    assert "parameters.jdbc.password" in history.output
+    assert "s3cr3t" not in history.output and "rotated" not in history.output
+    as_json = gluecat("history", str(root), "crm.customers", "--format", "json").output
+    assert "parameters.jdbc.password" in as_json and "s3cr3t" not in as_json and "rotated" not in as_json
     result = gluecat("rollback", str(root), "crm.customers", "--to-version", "1", "--auto-approve", "--write-yaml")
     assert result.exit_code == 0, result.output
-    assert "s3cr3t-value-42" not in result.output
+    assert "s3cr3t" not in result.output and "rotated" not in result.output
     text = (root / "crm/tables/customers.yaml").read_text()
     assert "s3cr3t-value-42" not in text and "${env." in text and "description: Customers" in text
