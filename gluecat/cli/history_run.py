@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,8 @@ def _print_history(found: History, limit: int, page: int) -> None:
             marks = " (current)" if snap.current else ("" if snap.ancestor else " (not in the current history)")
             added = snap.summary.get("added-records")
             rows = f", {added} rows added" if added else ""
-            stdout.print(f"  {snap.snapshot_id}{marks}  {snap.timestamp_ms} ms  {snap.operation}{rows}", markup=False)
+            when = datetime.fromtimestamp(snap.timestamp_ms / 1000, UTC).isoformat(timespec="seconds")
+            stdout.print(f"  {snap.snapshot_id}{marks}  {when}  {snap.operation}{rows}", markup=False)
 
 
 # rollback
@@ -209,6 +211,9 @@ def _yaml_step(project: Project, request: Rollback, database: str, name: str, da
         stdout.print(
             f"Wrote version {request.to_version}'s definition to {path}: the next plan is clean.", markup=False
         )
+        return
+    if not path.exists():
+        stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
         return
     stdout.print(
         f"{path} still describes the table as it was: the next plan would undo the rollback. Rerun with"

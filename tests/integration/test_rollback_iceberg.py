@@ -48,6 +48,8 @@ def test_to_snapshot_restores_an_earlier_snapshots_rows(tmp_path: Path, server: 
     assert [s["snapshot"] for s in history["snapshots"]] == snapshots[::-1]
     # pyiceberg commits with SkipArchive (its glue.skip-archive default): Glue keeps the current version alone
     assert history["snapshots"][0]["current"] and history["versions_kept"] == 1
+    human = gluecat("history", str(root), "lake.events").output
+    assert f"{snapshots[2]} (current)" in human and "append, 2 rows added" in human
     result = gluecat("rollback", str(root), "lake.events", "--to-snapshot", str(snapshots[0]), "--auto-approve")
     assert result.exit_code == 0, result.output
     assert "undoing 2 commits" in result.output and f"{snapshots[2]} append" in result.output
