@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 from ruamel.yaml import YAML
-from ruamel.yaml.scalarstring import LiteralScalarString
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
 
 KEY_ORDER = (
     "name", "description", "format", "dialect", "kind", "table_type", "location", "storage", "input_format",
@@ -28,12 +28,24 @@ def _ordered(value: Any) -> Any:
         nested_in_free_mapping = not any(k in rank for k in value)
         if nested_in_free_mapping:  # parameters, properties, extra: sort plainly
             keys = sorted(value)
-        return {k: _ordered(value[k]) for k in keys}
+        return {_scalar(k) if isinstance(k, str) else k: _ordered(value[k]) for k in keys}
     if isinstance(value, list):
         return [_ordered(v) for v in value]
-    if isinstance(value, str) and "\n" in value:
-        return LiteralScalarString(value)
+    if isinstance(value, str):
+        return _scalar(value)
     return value
+
+
+def _scalar(text: str) -> str:
+    r"""Text in a style that reads back as it is: a block literal for printable lines; double quotes,
+    where YAML escapes what it holds, for any other character (a control character, `\r`, NEL or a
+    Unicode line separator, which other styles would fold or refuse)."""
+    styled: str = text
+    if not all(line.isprintable() for line in text.replace("\t", " ").split("\n")):
+        styled = DoubleQuotedScalarString(text)
+    elif "\n" in text:
+        styled = LiteralScalarString(text)
+    return styled
 
 
 def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str, Any]:

@@ -36,8 +36,9 @@ def stop_on_signals(say: Callable[[str], None]) -> Iterator[threading.Event]:
 @contextmanager
 def sigterm_interrupts() -> Iterator[None]:
     """SIGTERM (a CI runner cancelling, `timeout`) ends a command as Ctrl-C does: "interrupted",
-    exit 130, the sandbox saved on the way out; not a silent death by signal. Only in the main
-    thread, where signal handlers can be set."""
+    exit 130, the sandbox saved on the way out; not a silent death by signal. Ctrl-C itself is the
+    command body's to handle from here (before, while gluecat loads, gluecat/__init__.py ends the
+    process quietly). Only in the main thread, where signal handlers can be set."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -46,7 +47,9 @@ def sigterm_interrupts() -> Iterator[None]:
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, interrupt)
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
+        signal.signal(signal.SIGINT, previous_int)
         signal.signal(signal.SIGTERM, previous)

@@ -87,7 +87,13 @@ class LocalGlue:
             start_new_session=True,
         )
         assert self._process.stdout is not None
-        line = self._process.stdout.readline()
+        try:
+            line = self._process.stdout.readline()
+        except BaseException:  # Ctrl-C while it starts: it has served nothing, so nothing is lost
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+            raise
         if line.startswith("ERROR "):
             self.stop()
             raise LiveStateError(line.removeprefix("ERROR ").strip())
@@ -192,7 +198,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
             persist.restore(state, region, indexes)
             table_optimizers.restore(optimizers, state)
         except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
-            print(f"ERROR {_unreadable_state(state, exc)}", flush=True)
+            _announce(f"ERROR {_unreadable_state(state, exc)}")
             return
     lake: lakeformation.LocalLakeFormation  # made below, once Tracking is; saved beside the Glue state
     save_state = (lambda: _save_all(state, indexes, lake, optimizers)) if state is not None else None
@@ -210,7 +216,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
         with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
             server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
     except (OSError, SystemExit):
-        print(f"ERROR port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port", flush=True)
+        _announce(f"ERROR port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port")
         return
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -218,7 +224,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_watch_parent, args=(os.getppid(), stop), daemon=True).start()
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True).start()
-    print(f"PORT {server.server_address[1]}", flush=True)
+    _announce(f"PORT {server.server_address[1]}")
     stop.wait()
     server.shutdown()
     failure = tracking.save_on_exit()
@@ -227,6 +233,16 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+
+
+def _announce(line: str) -> None:
+    """The one line the command that started this server waits for. A command killed (or
+    interrupted) while the server started reads it no more: the server has served nothing and
+    written nothing, so it ends quietly instead of printing a BrokenPipeError to the terminal."""
+    try:
+        print(line, flush=True)
+    except BrokenPipeError:
+        os._exit(0)
 
 
 def _save_all(

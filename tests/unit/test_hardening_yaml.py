@@ -1,0 +1,43 @@
+"""What import writes reads back as exactly what Glue held: any text (newlines, control characters,
+Unicode line separators, a byte-order mark, `${`, YAML's own syntax) as a description, a parameter
+key or a parameter value goes through import's references and YAML, then the project's reader and
+interpolation, unchanged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from gluecat.adopt.catalog import HEADER
+from gluecat.adopt.refs import References
+from gluecat.adopt.yamlout import dump
+from gluecat.project.interpolate import Context, interpolate
+from gluecat.project.source import read_yaml
+
+# Every character a Glue string can hold: control characters included, lone surrogates not (UTF-8).
+values = st.text(alphabet=st.characters(codec="utf-8"), max_size=40)
+keys = values.filter(lambda key: key != "")
+
+
+def _read_back(tmp_path: Path, data: dict[str, Any]) -> Any:
+    path = tmp_path / "t.yaml"
+    path.write_text(dump(References({"lake": "dev-lake"}).apply(data, "sales.t"), HEADER), encoding="utf-8")
+    result = interpolate(read_yaml(path), Context({"lake": "dev-lake"}, {}))
+    assert not result.errors, result.errors
+    return result.source.data
+
+
+@settings(max_examples=300, deadline=None)
+@given(description=values, key=keys, value=values)
+@example(description="first line\nsecond\x01", key="k", value="a\r\nb")
+@example(description="\x85next\nline\x7f", key="\ufeffkey", value="tab\tthen\nnew\u2028line")
+@example(description="${var.lake}\n${env.X}\n$${", key="- item", value="null")
+def test_any_text_import_writes_reads_back_the_same(
+    tmp_path_factory: Any, description: str, key: str, value: str
+) -> None:
+    tmp_path = tmp_path_factory.mktemp("yaml")
+    data = {"description": description, "parameters": {key: value}}
+    assert _read_back(tmp_path, data) == data
