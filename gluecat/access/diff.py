@@ -144,7 +144,7 @@ def _grant(key: GrantKey, want: GrantState | None, have: GrantState | None) -> C
         FieldDiff("grantable", collapsed(have.grantable, resource), collapsed(want.grantable, resource)),
     )
     findings: tuple[Finding, ...] = ()
-    if revokes:
+    if revokes and not have.predicted:  # a default grant on a new object: nobody held it before
         lost = [", ".join(collapsed(held_all - wanted_all, resource) or [])]
         lost_options = collapsed(held_grantable - wanted_grantable, resource)
         lost += [f"the grant option on {', '.join(lost_options)}"] if lost_options else []
@@ -158,7 +158,8 @@ def _grant(key: GrantKey, want: GrantState | None, have: GrantState | None) -> C
         str(resource[2]) if resource[0] in ("table", "columns", "excluded") else None,
         {"grant": grants, "revoke": revokes},
         tuple(d for d in diffs if d.before != d.after),
-        live_version=version_of(have),
+        live_version=None if have.predicted else version_of(have),
+        reason="the default grant Lake Formation gives a new object" if have.predicted and not want.permissions else "",
         findings=findings,
     )
 

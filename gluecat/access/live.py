@@ -9,9 +9,10 @@ from functools import partial
 from typing import Any
 
 from gluecat.access.desired import DesiredAccess, TagTarget
-from gluecat.access.meaning import GrantKey, GrantState, live_grants
+from gluecat.access.meaning import GrantKey, GrantState, Resource, api_resource, expand, live_grants
 from gluecat.backends import lakeformation as lf
 from gluecat.errors import LiveStateError
+from gluecat.model.lakeformation import principal_text
 
 Shape = dict[str, object]
 READ_WORKERS = 8
@@ -35,6 +36,9 @@ def read_access(client: lf.LakeFormation, wanted: DesiredAccess, exists: Callabl
         live.admins = client.admins()
     if wanted.owned_grants or wanted.owns_tag_grants:
         live.grants = live_grants(client.permissions())
+        fresh = [resource for resource in wanted.owned_grants if not exists(resource)]
+        if fresh:
+            _predict_defaults(client, live, fresh)
     tables: dict[tuple[str, str], list[str]] = {}
     objects = []
     for target in wanted.assignments:
@@ -52,6 +56,30 @@ def read_access(client: lf.LakeFormation, wanted: DesiredAccess, exists: Callabl
                 name = str(column["Name"]).lower()
                 live.assignments[("column", database, table, name)] = _pairs(column.get("LFTags"))
     return live
+
+
+def _predict_defaults(client: lf.LakeFormation, live: LiveAccess, fresh: list[Resource]) -> None:
+    """A database or table this plan creates (or replaces) will hold what the data lake settings grant
+    every new one (IAM_ALLOWED_PRINCIPALS' ALL, unless the settings were changed), and nothing else."""
+    settings = client.settings()
+    for key in [k for k in live.grants if _base(k[1]) in fresh]:
+        del live.grants[key]
+    for resource in fresh:
+        setting = "CreateDatabaseDefaultPermissions" if resource[0] == "database" else "CreateTableDefaultPermissions"
+        for default in settings.get(setting) or []:
+            principal = principal_text((default.get("Principal") or {}).get("DataLakePrincipalIdentifier", ""))
+            permissions = set(default.get("Permissions") or [])
+            if principal and permissions:
+                listed = sorted(expand(permissions, resource))  # revoked as Lake Formation lists it
+                raw = {"Principal": {"DataLakePrincipalIdentifier": principal}, "Resource": api_resource(resource),
+                       "Permissions": listed, "PermissionsWithGrantOption": []}  # fmt: skip
+                live.grants[(principal, resource)] = GrantState(permissions, set(), [raw], predicted=True)
+
+
+def _base(resource: Resource) -> Resource:
+    if resource[0] == "database":
+        return resource
+    return ("table", resource[1], resource[2]) if resource[0] != "tag_policy" else resource
 
 
 def _object_tags(client: lf.LakeFormation, target: TagTarget) -> dict[str, str]:

@@ -31,6 +31,7 @@ class GrantState:
     permissions: set[str] = field(default_factory=set)
     grantable: set[str] = field(default_factory=set)
     raw: list[Shape] = field(default_factory=list)
+    predicted: bool = False  # a default grant Lake Formation will give an object this plan creates
 
 
 def version_of(state: GrantState | None) -> str | None:

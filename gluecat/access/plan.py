@@ -16,7 +16,8 @@ def plan_access(
     project: Project, client: LakeFormation | None, targets: Targets, catalog_changes: tuple[Change, ...]
 ) -> list[Change]:
     """No call at all when the YAML declares nothing of Lake Formation. `catalog_changes`: the
-    plan's database and table changes (what it creates holds no tags or grants yet)."""
+    plan's database and table changes (what it creates, or deletes and creates, holds no tags yet,
+    and only the grants Lake Formation gives a new object)."""
     wanted = desired_access(project, targets)
     if wanted.empty:
         return []
@@ -27,7 +28,7 @@ def plan_access(
     created = {
         (c.kind, c.database, *((c.table,) if c.table else ()))
         for c in catalog_changes
-        if c.action is Action.CREATE and c.kind in ("database", "table")
+        if c.action in (Action.CREATE, Action.REPLACE) and c.kind in ("database", "table")
     }
 
     def exists(target: TagTarget) -> bool:

@@ -76,8 +76,11 @@ class LakeFormation:
 
     # settings
 
+    def settings(self) -> Shape:
+        return self._call("get_data_lake_settings").get("DataLakeSettings") or {}
+
     def admins(self) -> list[str]:
-        settings = self._call("get_data_lake_settings").get("DataLakeSettings") or {}
+        settings = self.settings()
         return [a["DataLakePrincipalIdentifier"] for a in settings.get("DataLakeAdmins") or []]
 
     def set_admins(self, principals: Sequence[str]) -> None:

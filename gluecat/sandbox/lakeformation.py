@@ -17,13 +17,16 @@ import base64
 import io
 import json
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from gluecat.sandbox import lakeformation_store as lf_store
+from gluecat.sandbox.lakeformation_glue import glue_changed
 from gluecat.sandbox.lakeformation_store import Fault
+from gluecat.sandbox.strict import CONTROL_PREFIX
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 PAGE = 25  # ListPermissions' and ListLFTags' page when MaxResults is absent (small: clients must page)
@@ -54,11 +57,23 @@ class LocalLakeFormation:
     app: WSGIApp
     store: lf_store.Store = field(default_factory=lf_store.Store)
     on_write: Callable[[], None] = lambda: None
+    calls: Counter[str] = field(default_factory=Counter)  # apart from the local Glue's: `/_gluecat/lakeformation-calls`
 
     def __post_init__(self) -> None:
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("HTTP_X_AMZ_TARGET") in GLUE_WATCHED:
+            return self._glue_write(environ, start_response)
+        if environ.get("PATH_INFO") in (CALLS_PATH, RESET_COUNTS_PATH):
+            with self.lock:
+                counted = dict(self.calls)
+                if environ["PATH_INFO"] == RESET_COUNTS_PATH:
+                    self.calls.clear()
+            if environ["PATH_INFO"] == RESET_COUNTS_PATH:
+                return self.app(environ, start_response)
+            start_response("200 OK", [("Content-Type", "application/json")])
+            return [json.dumps({"calls": counted}).encode()]
         if environ.get("PATH_INFO") == "/moto-api/reset":
             with self.lock:
                 self.store.clear()
@@ -68,11 +83,9 @@ class LocalLakeFormation:
             return self.app(environ, start_response)
         body = _read(environ)
         account, region = lf_store.account_region(environ)
-        counts = getattr(self.app, "calls", None)  # the local Glue's call counts, which tests read
         try:
             with self.lock:
-                if counts is not None:
-                    counts[operation] += 1
+                self.calls[operation] += 1
                 answer = self._handle(operation, body, account, region)
         except Fault as fault:
             payload = json.dumps({"__type": fault.code, "message": fault.message}).encode()
@@ -80,6 +93,25 @@ class LocalLakeFormation:
             return [payload]
         start_response("200 OK", [("Content-Type", "application/json")])
         return [json.dumps(answer).encode()]
+
+    def _glue_write(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        """A database or table Glue created gets the settings' default grants (IAM_ALLOWED_PRINCIPALS' ALL
+        in a new account); one Glue deleted loses its grants and LF-tags, as in Lake Formation."""
+        body = _read(environ)
+        answered: dict[str, str] = {}
+
+        def capture(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
+            answered["status"] = status
+            return start_response(status, headers, *rest)
+
+        chunks = list(self.app(environ, capture))
+        if answered.get("status", "").startswith("200"):
+            account, _ = lf_store.account_region(environ)
+            operation = str(environ["HTTP_X_AMZ_TARGET"]).split(".", 1)[1]
+            with self.lock:
+                glue_changed(self.store, str(body.get("CatalogId") or account), operation, body)
+            self.on_write()
+        return chunks
 
     def _page_size(self) -> int | None:
         options = getattr(self.app, "options", None)  # the local Glue's options: tests set smaller pages
@@ -155,6 +187,9 @@ class LocalLakeFormation:
 
 
 STATE_FILE = "lakeformation.json"
+CALLS_PATH = f"{CONTROL_PREFIX}/lakeformation-calls"
+RESET_COUNTS_PATH = f"{CONTROL_PREFIX}/reset-counts"
+GLUE_WATCHED = frozenset(f"AWSGlue.{op}" for op in ("CreateDatabase", "CreateTable", "DeleteDatabase", "DeleteTable"))
 
 
 def restore(layer: LocalLakeFormation, state: Path) -> None:

@@ -137,6 +137,10 @@ class LocalGlue:
     def calls(self) -> Counter[str]:
         return Counter(self._post(f"{CONTROL_PREFIX}/calls")["calls"])
 
+    def lakeformation_calls(self) -> Counter[str]:
+        """Calls the local Lake Formation answered, by operation (zeroed with the Glue counts)."""
+        return Counter(self._post(f"{CONTROL_PREFIX}/lakeformation-calls")["calls"])
+
     def throttled(self) -> int:
         return int(self._post(f"{CONTROL_PREFIX}/calls")["throttled"])
 

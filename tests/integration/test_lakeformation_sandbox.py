@@ -20,14 +20,43 @@ from tests.integration.helpers import gluecat, write_project
 ROLE = "arn:aws:iam::123456789012:role/r{}"
 
 
+GOVERNED = {"DataLakeAdmins": [], "CreateDatabaseDefaultPermissions": [], "CreateTableDefaultPermissions": []}
+COLUMNS = [{"Name": "id", "Type": "bigint"}, {"Name": "email", "Type": "string"}]
+
+
 @pytest.fixture
 def lakeformation(server: LocalGlue, raw_glue: Any) -> Any:
+    """A catalog governed by Lake Formation alone: new objects get no default grant."""
+    client = boto3.client("lakeformation", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    client.put_data_lake_settings(DataLakeSettings=GOVERNED)
     raw_glue.create_database(DatabaseInput={"Name": "sales"})
-    columns = [{"Name": "id", "Type": "bigint"}, {"Name": "email", "Type": "string"}]
     raw_glue.create_table(
-        DatabaseName="sales", TableInput={"Name": "orders", "StorageDescriptor": {"Columns": columns}}
+        DatabaseName="sales", TableInput={"Name": "orders", "StorageDescriptor": {"Columns": COLUMNS}}
     )
-    return boto3.client("lakeformation", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    return client
+
+
+def test_a_new_table_gets_the_default_grant_and_a_deleted_one_loses_its_grants_and_tags(
+    server: LocalGlue, raw_glue: Any
+) -> None:
+    client = boto3.client("lakeformation", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    raw_glue.create_database(DatabaseInput={"Name": "sales"})
+    raw_glue.create_table(
+        DatabaseName="sales", TableInput={"Name": "orders", "StorageDescriptor": {"Columns": COLUMNS}}
+    )
+    on_table = client.list_permissions(Resource=_table())["PrincipalResourcePermissions"]
+    assert {g["Principal"]["DataLakePrincipalIdentifier"] for g in on_table} == {"IAM_ALLOWED_PRINCIPALS"}
+    assert {p for g in on_table for p in g["Permissions"]} >= {"ALL", "SELECT"}
+    client.create_lf_tag(TagKey="tier", TagValues=["gold"])
+    client.add_lf_tags_to_resource(Resource=_table(), LFTags=[{"TagKey": "tier", "TagValues": ["gold"]}])
+
+    raw_glue.delete_table(DatabaseName="sales", Name="orders")
+    assert client.list_permissions(Resource=_table())["PrincipalResourcePermissions"] == []
+    raw_glue.create_table(
+        DatabaseName="sales", TableInput={"Name": "orders", "StorageDescriptor": {"Columns": COLUMNS}}
+    )
+    tags = client.get_resource_lf_tags(Resource=_table(), ShowAssignedLFTags=True)
+    assert tags.get("LFTagsOnTable", []) == []
 
 
 def _table(name: str = "orders") -> dict[str, Any]:
@@ -141,16 +170,16 @@ def test_apply_sends_grants_20_to_a_call(tmp_path: Path, server: LocalGlue) -> N
     )
     server.reset_counts()
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
-    assert server.calls()["BatchGrantPermissions"] == 3
+    assert server.lakeformation_calls()["BatchGrantPermissions"] == 3
     server.reset_counts()
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
-    calls = server.calls()
+    calls = server.lakeformation_calls()
     assert calls["ListPermissions"] == 1  # 45 grants: one page of up to 1,000
     assert calls["GetResourceLFTags"] == 0  # no lf_tags declared: none read
     server.configure(page_size=10)  # Lake Formation may answer fewer than asked: every page is read
     server.reset_counts()
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
-    assert server.calls()["ListPermissions"] == 5
+    assert server.lakeformation_calls()["ListPermissions"] == 5
 
 
 def test_a_sandbox_project_keeps_its_grants_and_tags_between_commands(tmp_path: Path) -> None:
