@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from gluecat.convert.locations import partition_location
+from gluecat.convert.locations import PartitionPaths
 
 MIN_RUN = 3
 
@@ -22,28 +24,62 @@ def fold_partitions(
     together, each group into explicit entries for custom locations and one cross-product generator
     when the rest form one. A location is default only when it is exactly the Hive layout, trailing
     slash included, so every partition is rebuilt where Glue had it."""
-    groups: dict[str, list[tuple[tuple[str, ...], str]]] = {}
-    owns: dict[str, dict[str, Any]] = {}
-    for values, location, own in sorted(partitions, key=lambda p: (p[0], p[1])):
-        signature = json.dumps(own, sort_keys=True)
-        owns[signature] = own
-        groups.setdefault(signature, []).append((values, location))
-    items: list[dict[str, Any]] = []
-    for signature, members in groups.items():
-        items += [{**item, **owns[signature]} for item in _fold_group(keys, members, table_location)]
-    return items
+    folder = PartitionFolder(keys, table_location)
+    folder.add(partitions)
+    return folder.items()
 
 
-def _fold_group(
-    keys: Sequence[str], partitions: Sequence[tuple[tuple[str, ...], str]], table_location: str | None
-) -> list[dict[str, Any]]:
-    default_placed, custom = [], []
-    for values, location in partitions:
-        expected = partition_location(table_location, keys, values) if table_location else None
-        if location == expected:
-            default_placed.append(values)
-        else:
-            custom.append({"values": dict(zip(keys, values, strict=True)), "location": location})
+@dataclass
+class _Group:
+    """The partitions holding the same of their own: default-placed ones by values alone."""
+
+    first: tuple[tuple[str, ...], str]
+    default_placed: list[tuple[str, ...]] = field(default_factory=list)
+    custom: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+
+
+class PartitionFolder:
+    """`fold_partitions` page by page (`add` is thread-safe: pages come from parallel segments):
+    a partition leaves behind its values, and its location only when that is not the default, so a
+    table's million partitions are never held whole."""
+
+    def __init__(self, keys: Sequence[str], table_location: str | None) -> None:
+        self.keys = tuple(keys)
+        self._paths = PartitionPaths(table_location, keys) if table_location else None
+        self._groups: dict[str, _Group] = {}
+        self._owns: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, partitions: Iterable[tuple[tuple[str, ...], str, dict[str, Any]]]) -> None:
+        with self._lock:
+            for values, location, own in partitions:
+                signature = json.dumps(own, sort_keys=True) if own else ""
+                group = self._groups.get(signature)
+                if group is None:
+                    group = self._groups[signature] = _Group((values, location))
+                    self._owns[signature] = own
+                elif (values, location) < group.first:
+                    group.first = (values, location)
+                if self._paths is not None and location == self._paths.of(values):
+                    group.default_placed.append(values)
+                else:
+                    group.custom.append((values, location))
+
+    def items(self) -> list[dict[str, Any]]:
+        """The folded entries, groups in the order of their first partition (values, then location)."""
+        items: list[dict[str, Any]] = []
+        for signature, group in sorted(self._groups.items(), key=lambda entry: entry[1].first):
+            own = self._owns[signature]
+            items += [{**item, **own} for item in _fold_group(self.keys, group)]
+        return items
+
+
+def _fold_group(keys: Sequence[str], group: _Group) -> list[dict[str, Any]]:
+    default_placed = sorted(group.default_placed)
+    custom = [
+        {"values": dict(zip(keys, values, strict=True)), "location": location}
+        for values, location in sorted(group.custom)
+    ]
     items: list[dict[str, Any]] = []
     axes = [sorted({values[i] for values in default_placed}) for i in range(len(keys))]
     product_size = 1

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gluecat.adopt.partition_fold import fold_partitions
+from gluecat.adopt.partition_fold import PartitionFolder
 from gluecat.adopt.yamlout import model_data
 from gluecat.backends.base import Catalog, Shape
 from gluecat.backends.connect import Connection
@@ -31,6 +31,7 @@ from gluecat.project.source import SourceFile
 
 # Read-only or time-stamped fields of a live table that a registration does not carry.
 _NOT_CARRIED = ("LastAccessTime", "LastAnalyzedTime")
+EXPECTED_PARTITIONS = 10_000  # unknown before reading: enough parallel segments for a large table
 # What a live shape the models cannot hold raises (HiveTypeError is a ValueError). Errors reaching
 # Glue or S3 are not among them: those skip the table rather than turn it into a registration.
 UNMODELLED = (ValidationError, KeyError, TypeError, ValueError)
@@ -120,13 +121,24 @@ def _projected(data: dict[str, Any]) -> bool:
 def _partitions(
     catalog: Catalog, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
 ) -> list[dict[str, Any]]:
-    found = catalog.partitions(database, live["Name"], expected=10_000)
+    """Read page by page and folded as each page arrives: a page is described outside the folder's
+    lock (parallel segments describe theirs at once) and then dropped."""
     template = live.get("StorageDescriptor") or {}
-    described = [
-        (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_from_glue(p, template, ignore))
-        for p in found
-    ]
-    return fold_partitions(keys, described, template.get("Location"))
+    folder = PartitionFolder(keys, template.get("Location"))
+
+    def fold(page: list[Shape]) -> None:
+        described = [
+            (
+                tuple(p["Values"]),
+                (p.get("StorageDescriptor") or {}).get("Location", ""),
+                own_from_glue(p, template, ignore),
+            )
+            for p in page
+        ]
+        folder.add(described)
+
+    catalog.each_partition_page(database, live["Name"], EXPECTED_PARTITIONS, fold)
+    return folder.items()
 
 
 def _iceberg(connection: Connection, live: Shape) -> IcebergTable:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -54,6 +55,20 @@ def partition_location(table_location: str, keys: Sequence[str], values: Sequenc
     """`<table location>/<key>=<value>/...`, keys and values escaped the Hive way."""
     parts = [f"{escape_path_name(k)}={escape_path_name(v)}" for k, v in zip(keys, values, strict=True)]
     return join(table_location, *parts) + "/"
+
+
+class PartitionPaths:
+    """`partition_location` for one table's many partitions: keys escaped once, and each value once
+    (a million partitions hold a few thousand distinct values per key)."""
+
+    def __init__(self, table_location: str, keys: Sequence[str]) -> None:
+        self._base = table_location.rstrip("/")
+        self._prefixes = tuple(f"{escape_path_name(key)}=" for key in keys)
+        self._escape = functools.lru_cache(maxsize=1 << 16)(escape_path_name)
+
+    def of(self, values: Sequence[str]) -> str:
+        escape = self._escape
+        return "/".join([self._base, *[p + escape(v) for p, v in zip(self._prefixes, values, strict=True)]]) + "/"
 
 
 def slashless(location: str | None) -> str | None:

@@ -13,14 +13,13 @@ axis's values (the sum of the axes, not their product).
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
-from gluecat.convert.locations import escape_path_name, slashless
+from gluecat.convert.locations import PartitionPaths, slashless
 from gluecat.convert.partitions import own_differs, own_input
 from gluecat.kinds.hive.impact import Storage
 from gluecat.kinds.hive.partition_drift import Drift, partition_drift
@@ -52,9 +51,7 @@ class DeclaredPartitions:
             else:
                 self._generators.append((tuple(_axis_test(item, key) for key in keys), own))
         self.declares_columns = any("Columns" in (own or {}).get("StorageDescriptor", {}) for own in self._owns)
-        # A million live partitions take a few thousand distinct values per key: escape each once.
-        self._key_prefixes = tuple(f"{escape_path_name(key)}=" for key in keys)
-        self._escape = functools.lru_cache(maxsize=1 << 16)(escape_path_name)
+        self._paths = PartitionPaths(table_location, keys)
 
     def wanted(self, values: Values) -> tuple[str, Shape | None] | None:
         """Where a declared partition belongs and what it holds of its own; None when not declared."""
@@ -71,13 +68,8 @@ class DeclaredPartitions:
         return None
 
     def location(self, values: Values, explicit: str | None) -> str:
-        """The explicit location, even an empty one (Glue holds partitions without any), else the default
-        (`<table location>/<key>=<value>/...`, escaped the Hive way, as `partition_location` writes it)."""
-        if explicit is not None:
-            return explicit
-        escape = self._escape
-        parts = [prefix + escape(value) for prefix, value in zip(self._key_prefixes, values, strict=True)]
-        return "/".join([self.table_location.rstrip("/"), *parts]) + "/"
+        """The explicit location, even an empty one (Glue holds partitions without any), else the default."""
+        return explicit if explicit is not None else self._paths.of(values)
 
     def __iter__(self) -> Iterator[tuple[Values, str | None, Shape | None]]:
         """Every declared partition with its explicit location (None: the default) and its own fields,
