@@ -98,10 +98,9 @@ def _step(parent: int, name: str, mode: int, whole: Path) -> int:
 
 
 def _replace(directory: int, name: str, payload: bytes, mode: int) -> None:
-    temporary = f".{name}.{os.getpid()}.tmp"
+    # Short, whatever the name: a name may already be as long as the file system allows.
+    temporary = f".gluecat-{os.getpid()}-{os.urandom(4).hex()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    with contextlib.suppress(FileNotFoundError):  # left by a killed process of the same id
-        os.unlink(temporary, dir_fd=directory)
     kept = None if mode == PRIVATE_FILE else _mode_of(directory, name)
     handle = os.open(temporary, flags, mode, dir_fd=directory)
     try:

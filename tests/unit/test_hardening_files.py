@@ -119,3 +119,11 @@ def test_a_relative_path_is_confined_as_its_absolute_one(
         write_inside(Path("project"), Path("project/out/x.yaml"), "x")
     write_inside(Path("project"), Path("project/in/x.yaml"), "x")
     assert (root / "in" / "x.yaml").read_text() == "x"
+
+
+def test_a_name_as_long_as_the_file_system_allows_is_written(places: tuple[Path, Path]) -> None:
+    root, _ = places
+    longest = root / ("t" * 250 + ".yaml")
+    write_inside(root, longest, "x")
+    assert longest.read_text() == "x"
+    assert sorted(p.name for p in root.iterdir()) == [longest.name]
