@@ -62,6 +62,22 @@ while start < len(data):
     json.loads(data[start + 8 : start + 8 + size])
     start += 8 + size
 """
+# Import's floor: json.loads of the Glue answers import reads (partitions with their columns), and
+# one YAML file written with libyaml for each table those answers hold.
+BARE_IMPORT = """
+import json, os, sys, yaml
+with open(sys.argv[1], "rb") as handle:
+    data = handle.read()
+out = sys.argv[2]
+start = 0
+while start < len(data):
+    size = int.from_bytes(data[start : start + 8], "big")
+    answer = json.loads(data[start + 8 : start + 8 + size])
+    start += 8 + size
+    for table in answer.get("TableList", []):
+        with open(os.path.join(out, table["DatabaseName"] + "." + table["Name"] + ".yaml"), "w") as handle:
+            handle.write(yaml.dump(table, Dumper=yaml.CSafeDumper, sort_keys=False))
+"""
 FILES_PER_DATABASE = 1000
 
 
@@ -161,6 +177,15 @@ def report_plan(root: Path, tables: int, partitions: int) -> None:
         cpu, rss, wall, _ = measure(gluecat("plan", str(root), "--detailed-exitcode"))
         emulator = process_cpu(server.pid) - emulator_before
         pages = capture(server.endpoint_url, root / "pages.bin")
+        imported = root.parent / "imported"
+        imported.mkdir()
+        (imported / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+        import_cpu, import_rss, import_wall, _ = measure(gluecat("import", str(imported), "--partitions"))
+        capture(server.endpoint_url, root / "import-pages.bin", columns=True)
+        clean = subprocess.run(gluecat("plan", str(imported), "--detailed-exitcode"), env=_env(), capture_output=True)
+    floor_out = root.parent / "floor-import"
+    floor_out.mkdir()
+    import_floor, _, _, _ = measure([sys.executable, "-c", BARE_IMPORT, str(root / "import-pages.bin"), str(floor_out)])
     files = sorted(root.glob("*/tables/*.yaml"))
     yaml_cpu, _, _, _ = measure([sys.executable, "-c", BARE_PARSE, *map(str, files)])
     json_cpu, _, _, _ = measure([sys.executable, "-c", BARE_JSON, str(root / "pages.bin")])
@@ -172,11 +197,16 @@ def report_plan(root: Path, tables: int, partitions: int) -> None:
         f" + json.loads of {pages:,} Glue pages {json_cpu:.2f} s)"
     )
     print(f"ratio:                  {cpu / floor:6.2f}x the floor")
+    print(f"import --partitions:    {import_cpu:6.2f} s CPU, peak RSS {import_rss:4.0f} MB, {import_wall:.1f} s wall")
+    print(f"import floor:           {import_floor:6.2f} s CPU (json.loads of its pages + libyaml dump of each table)")
+    print(f"ratio:                  {import_cpu / import_floor:6.2f}x the floor")
+    print(f"imported project plans clean: {'yes' if clean.returncode == 0 else 'NO: ' + clean.stdout.decode()[-500:]}")
 
 
-def capture(endpoint: str, path: Path) -> int:
+def capture(endpoint: str, path: Path, columns: bool = False) -> int:
     """Save the bodies of the Glue answers a no-change plan reads (every database, table and
-    partition page, partitions without their column lists as the plan asks), for the floor."""
+    partition page, partitions without their column lists as the plan asks; with them, as import
+    asks: `columns`), for the floor."""
     import boto3
 
     bodies: list[bytes] = []
@@ -188,7 +218,8 @@ def capture(endpoint: str, path: Path) -> int:
             for table in page["TableList"]:
                 if table.get("PartitionKeys"):
                     pager = glue.get_paginator("get_partitions")
-                    for _ in pager.paginate(DatabaseName=database, TableName=table["Name"], ExcludeColumnSchema=True):
+                    exclude = {} if columns else {"ExcludeColumnSchema": True}
+                    for _ in pager.paginate(DatabaseName=database, TableName=table["Name"], **exclude):
                         pass
     with path.open("wb") as handle:
         for body in bodies:
@@ -206,7 +237,8 @@ def main() -> None:
     if options.small:
         options.tables, options.partitions = 30, 300
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
+        root = Path(tmp) / "catalog"  # beside it: the imported project and the import floor's files
+        root.mkdir()
         files = build(root, options.tables, options.partitions, None)
         report_validate(root, files, options.partitions)
         if not options.no_plan:
