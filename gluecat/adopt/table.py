@@ -16,7 +16,7 @@ from gluecat.backends.base import Catalog, Shape
 from gluecat.backends.connect import Connection
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, live_sort, live_spec
 from gluecat.backends.iceberg_types import type_text
-from gluecat.convert.delta import DELTA_PARAMETERS
+from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.hive import hive_table_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.convert.partition_index import indexes_from_glue
@@ -81,7 +81,10 @@ def _as_modelled(
         return model_data(_iceberg(connection, live))
     if kind == "DELTA" or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta":
         return model_data(_delta(connection, live, ignore))
+    _typed_columns(live)
     if live.get("TableType") == "VIRTUAL_VIEW":
+        if not live.get("ViewOriginalText") and not live.get("ViewExpandedText"):
+            raise NotModelled("a view without view texts: nothing says what it selects, and a view file would add one")
         view = view_from_glue(live, database.name)
         return model_data(view.model_copy(update={"parameters": managed(view.parameters, ignore)}))
     table = hive_table_from_glue(live)
@@ -105,6 +108,16 @@ def _as_modelled(
         keys = [k.name for k in table.partition_keys]
         data["partitions"] = _partitions(connection.catalog, database.name, live, keys, ignore)
     return data
+
+
+def _typed_columns(live: Shape) -> None:
+    """A column Glue holds without a type would be declared with one (plan would then change it)."""
+    descriptor = live.get("StorageDescriptor") or {}
+    for column in [*(descriptor.get("Columns") or []), *(live.get("PartitionKeys") or [])]:
+        if not column.get("Type"):
+            raise NotModelled(
+                f"Glue holds the column {column.get('Name')!r} without a type, which no table file can say"
+            )
 
 
 def registration(live: Shape, reason: str) -> dict[str, Any]:
@@ -183,7 +196,7 @@ def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> Delt
         for name, text in log.columns.items()
     ]
     parameters = {k: v for k, v in managed(live.get("Parameters") or {}, ignore).items() if k not in DELTA_PARAMETERS}
-    return DeltaTable(
+    table = DeltaTable(
         name=live["Name"],
         format="delta",
         description=log.description or live.get("Description") or None,
@@ -193,6 +206,28 @@ def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> Delt
         properties=log.configuration,
         parameters=parameters,
     )
+    missing = _unlike_registration(live, dict(delta_table_input(table, str(location))))
+    if missing:
+        raise NotModelled(f"registered as Delta without {missing}, which gluecat's own Delta registration sets")
+    return table
+
+
+def _unlike_registration(live: Shape, registered: Shape) -> str | None:
+    """The first field gluecat's own Delta registration sets that the live one lacks or holds otherwise."""
+    live_descriptor, descriptor = live.get("StorageDescriptor") or {}, registered["StorageDescriptor"]
+    live_serde, serde = live_descriptor.get("SerdeInfo") or {}, descriptor["SerdeInfo"]
+    pairs = {
+        **{f"parameters.{k}": ((live.get("Parameters") or {}).get(k), v) for k, v in DELTA_PARAMETERS.items()},
+        **{
+            f"serde.parameters.{k}": ((live_serde.get("Parameters") or {}).get(k), v)
+            for k, v in serde["Parameters"].items()
+        },
+        "table_type": (live.get("TableType"), registered["TableType"]),
+        "input_format": (live_descriptor.get("InputFormat"), descriptor["InputFormat"]),
+        "output_format": (live_descriptor.get("OutputFormat"), descriptor["OutputFormat"]),
+        "serde.library": (live_serde.get("SerializationLibrary"), serde["SerializationLibrary"]),
+    }
+    return next((f"{field} = {want}" for field, (have, want) in pairs.items() if have != want), None)
 
 
 def lint_exceptions(database: Database, name: str, data: dict[str, Any]) -> list[str]:

@@ -6,6 +6,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 TABLE_KEYS = ("Owner", "Retention", "TargetTable")
+# View texts a table that is no view can carry all the same (some tools write them): kept in its
+# `extra`, so a catalog rebuilt from the files has them too. A view models its own.
+VIEW_TEXTS = ("ViewOriginalText", "ViewExpandedText")
 # A Hive table's StorageDescriptor beyond what the model covers (its Parameters are
 # `storage_parameters`, compared key by key).
 STORAGE_KEYS = (
@@ -32,8 +35,10 @@ def storage_extra(descriptor: Mapping[str, Any], keys: tuple[str, ...] = STORAGE
     return {k: descriptor[k] for k in keys if meaningful(k, descriptor.get(k))}
 
 
-def extra_from_glue(live: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS) -> dict[str, Any]:
-    extra: dict[str, Any] = {k: live[k] for k in TABLE_KEYS if meaningful(k, live.get(k))}
+def extra_from_glue(
+    live: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS, table_keys: tuple[str, ...] = TABLE_KEYS
+) -> dict[str, Any]:
+    extra: dict[str, Any] = {k: live[k] for k in table_keys if meaningful(k, live.get(k))}
     storage = storage_extra(live.get("StorageDescriptor") or {}, storage_keys)
     if storage:
         extra["StorageDescriptor"] = storage

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gluecat.convert.columns import column_shapes, columns_from_glue
-from gluecat.convert.extra import extra_from_glue, merge_extra
+from gluecat.convert.extra import TABLE_KEYS, VIEW_TEXTS, extra_from_glue, merge_extra
 from gluecat.convert.partitions import created
 from gluecat.convert.projection import projection_parameters, split_projection
 from gluecat.convert.storage import resolve_storage, storage_keys
@@ -107,5 +107,5 @@ def hive_table_from_glue(live: Mapping[str, Any]) -> HiveTable:
         storage_parameters=descriptor.get("Parameters") or {},
         parameters=parameters,
         projection=projection,
-        extra=extra_from_glue(live),
+        extra=extra_from_glue(live, table_keys=(*TABLE_KEYS, *VIEW_TEXTS)),
     )

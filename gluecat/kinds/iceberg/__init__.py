@@ -7,10 +7,11 @@ from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from gluecat.changes import impact
-from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.convert.locations import lake_location, slashless
+from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
-from gluecat.kinds.glue_diff import ABSENT, dropped_columns
+from gluecat.kinds.glue_diff import ABSENT, dropped_columns, version_of
 from gluecat.model import CatalogConfig, Database, IcebergTable
 from gluecat.project import checks
 from gluecat.project.checks import Hit
@@ -166,6 +167,9 @@ def iceberg_change(
     if metadata is None:
         refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
         return None
+    registered = (live.get("Parameters") or {}).get("table_type")
+    if str(registered).upper() != "ICEBERG":
+        return _registered_as_iceberg(address, database.name, model.name, live, registered)
     if model.location and slashless(model.location) != slashless(metadata.location):
         refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
     result = diff_iceberg(model, metadata)
@@ -176,6 +180,19 @@ def iceberg_change(
         address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
         live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
         findings=tuple(impact.lake_column_drops("iceberg", dropped_columns(result.diffs))),
+    )  # fmt: skip
+
+
+def _registered_as_iceberg(address: str, database: str, name: str, live: Shape, registered: Any) -> Change:
+    """Glue points at Iceberg metadata but no longer says the table is Iceberg (`table_type` removed,
+    or another): engines do not read it as Iceberg. The registration is put right first, in Glue
+    (pyiceberg loads no table Glue does not call Iceberg); the table's own changes plan after it."""
+    fixed = {key: live[key] for key in TABLE_INPUT_KEYS if key in live}
+    fixed["Parameters"] = {**(live.get("Parameters") or {}), "table_type": "ICEBERG"}
+    diff = FieldDiff("parameters.table_type", registered, "ICEBERG")
+    return Change(
+        address, "table", Action.UPDATE, database, name, fixed, (diff,), live_version=version_of(live), format="hive",
+        reason="Glue no longer registers it as Iceberg: engines would not read it as one",
     )  # fmt: skip
 
 
