@@ -264,3 +264,21 @@ def test_data_lake_admins_are_set_alone_and_removing_one_revokes(
     assert gluecat("apply", str(root), "--auto-approve", "--allow-revoke").exit_code == 0
     assert lakeformation.get_data_lake_settings()["DataLakeSettings"]["DataLakeAdmins"] == []
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_a_targeted_plan_holds_only_the_targeted_objects_access(tmp_path: Path, server: LocalGlue) -> None:
+    root = _project(tmp_path, server)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _project(root, server, CUSTOMERS.replace("permissions: [ALL], grantable: [ALL]", "permissions: [ALL]"))
+    (root / "catalog.yaml").write_text(
+        (root / "catalog.yaml").read_text().replace("tier: [gold,", "tier: [bronze, gold,")
+    )
+
+    targeted = gluecat("plan", str(root), "--target", "sales.customers", "--format", "json")
+    assert targeted.exit_code == 0, targeted.output
+    assert [c["address"] for c in json.loads(targeted.stdout)["changes"]] == [f"sales.customers#grant.{ETL}"]
+    whole = gluecat("plan", str(root), "--format", "json")
+    assert {c["address"] for c in json.loads(whole.stdout)["changes"]} == {
+        "lf_tag.tier",
+        f"sales.customers#grant.{ETL}",
+    }
