@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gluecat.changes.model import Plan
+from gluecat.changes.model import Action, Plan
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
+from gluecat.secrets import held
 from gluecat.secrets import values as secret_values
 
 
@@ -51,7 +52,7 @@ def check_destination(out: Path) -> None:
 def write(out: Path, plan: Plan, binding: Binding) -> None:
     """`plan` with its `${env.NAME}` values already masked; each NAME it holds is recorded with a
     verifier of the value it was planned with."""
-    document: dict[str, Any] = {**serialize.to_json(plan), "binding": dataclasses.asdict(binding)}
+    document: dict[str, Any] = {**serialize.to_json(_held_back(plan)), "binding": dataclasses.asdict(binding)}
     used = secret_values.placeholders(json.dumps(document))
     planned = secret_values.by_name()
     document["secrets"] = {name: secret_values.verifier(planned[name]) for name in sorted(used) if name in planned}
@@ -60,6 +61,18 @@ def write(out: Path, plan: Plan, binding: Binding) -> None:
         _write_private(out, json.dumps(document, indent=1) + "\n")
     except OSError as exc:
         raise GluecatError(f"--out {out}: cannot write the plan ({exc.strerror or exc})") from exc
+
+
+def _held_back(plan: Plan) -> Plan:
+    """The plan with each secret an update carries from the live object unchanged held back (apply
+    takes it from the live object again): only values the plan itself writes are in the file."""
+    changes = tuple(
+        dataclasses.replace(change, desired=held.hold_back(change.desired, [(d.path, d.after) for d in change.diffs]))
+        if change.action is Action.UPDATE and change.kind in ("table", "database") and isinstance(change.desired, dict)
+        else change
+        for change in plan.changes
+    )
+    return dataclasses.replace(plan, changes=changes)
 
 
 def _write_private(path: Path, text: str) -> None:

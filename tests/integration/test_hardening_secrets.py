@@ -124,3 +124,36 @@ def test_import_writes_references_for_secret_storage_and_partition_parameters(
         "SALES_T_DB_PASSWORD",
     ):
         assert f"${{env.{variable}}}" in text and variable in result.output
+
+
+def test_a_saved_plan_holds_back_live_secrets_the_yaml_does_not_declare_and_apply_keeps_them(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    files = {
+        "sales/database.yaml": "location: s3://lake/sales/\n",
+        "sales/tables/t.yaml": "storage: csv\ncolumns:\n  - {name: id, type: bigint}\nparameters:\n  db.password: OldDeclared1\n",
+    }
+    root = write_project(tmp_path / "project", server.endpoint_url, files)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    table = raw_glue.get_table(DatabaseName="sales", Name="t")["Table"]
+    table_input = {k: table[k] for k in ("Name", "TableType", "StorageDescriptor", "PartitionKeys")}
+    table_input["Parameters"] = {**table["Parameters"], "jdbc.password": "LiveUndeclared99"}
+    table_input["StorageDescriptor"]["Parameters"] = {"fs.azure.account.key.a.dfs.core.windows.net": "AzureKey77"}
+    raw_glue.update_table(DatabaseName="sales", TableInput=table_input)
+    (root / "sales/tables/t.yaml").write_text(
+        files["sales/tables/t.yaml"].replace("OldDeclared1", "NewDeclared2") + "description: now described\n"
+    )
+
+    saved = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0
+    text = saved.read_text()
+    assert "LiveUndeclared99" not in text and "AzureKey77" not in text
+    assert "NewDeclared2" in text, "what the plan writes is the file's own, and stays"
+
+    applied = gluecat("apply", str(saved))
+    assert applied.exit_code == 0, applied.output
+    after = raw_glue.get_table(DatabaseName="sales", Name="t")["Table"]
+    assert after["Description"] == "now described"
+    assert after["Parameters"]["jdbc.password"] == "LiveUndeclared99"
+    assert after["Parameters"]["db.password"] == "NewDeclared2"
+    assert after["StorageDescriptor"]["Parameters"] == {"fs.azure.account.key.a.dfs.core.windows.net": "AzureKey77"}
