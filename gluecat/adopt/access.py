@@ -10,6 +10,7 @@ it) is imported without, and says so.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,3 +140,18 @@ def add_catalog_keys(root: Path, catalog: Path, keys: Shape, dump: Callable[[Sha
         separator = "" if text.endswith("\n") or not text else "\n"
         write_inside(root, catalog, text + separator + dump(missing))
     return sorted(missing)
+
+
+def grants_by_meaning(data: Shape) -> Shape:
+    """A file's grants as they mean: in any order, each one's permissions and columns in any order."""
+    grants = data.get("grants")
+    if not isinstance(grants, list):
+        return data
+    canonical = []
+    for grant in grants:
+        grant = dict(grant)
+        for key in ("permissions", "grantable", "columns", "excluded_columns"):
+            if isinstance(grant.get(key), list):
+                grant[key] = sorted({str(v).lower() if "columns" in key else str(v) for v in grant[key]})
+        canonical.append(grant)
+    return {**data, "grants": sorted(canonical, key=lambda g: json.dumps(g, sort_keys=True, default=str))}

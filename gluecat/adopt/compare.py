@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from gluecat.adopt.access import grants_by_meaning
 from gluecat.adopt.table import reason_of
 from gluecat.adopt.yamlout import KEY_ORDER
 from gluecat.convert.locations import slashless
@@ -145,7 +146,7 @@ def _database_meaning(database: Database, reading: Reading) -> dict[str, Any]:
         data.pop(key, None)
     data["location"] = slashless(database.location)
     data["parameters"] = managed(database.parameters, reading.ignore)
-    return data
+    return grants_by_meaning(data)
 
 
 def _table_meaning(table: Table, database: Database, reading: Reading) -> dict[str, Any]:
@@ -153,7 +154,7 @@ def _table_meaning(table: Table, database: Database, reading: Reading) -> dict[s
     for key in DIRECTIVES:
         data.pop(key, None)
     meaning = kind_of(table).meaning(table, database, reading.warehouse, reading.ignore, reading.partitions)
-    return {**data, **meaning}
+    return grants_by_meaning({**data, **meaning})
 
 
 def _first(have: Any, want: Any, path: str = "") -> Difference | None:

@@ -282,3 +282,26 @@ def test_a_targeted_plan_holds_only_the_targeted_objects_access(tmp_path: Path, 
         "lf_tag.tier",
         f"sales.customers#grant.{ETL}",
     }
+
+
+def test_import_over_files_whose_grants_are_in_another_order_leaves_them_unchanged(
+    tmp_path: Path, server: LocalGlue
+) -> None:
+    reordered = CUSTOMERS.replace(
+        f"  - {{principal: {ETL}, permissions: [ALL], grantable: [ALL]}}\n"
+        f"  - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}\n",
+        f"  - {{principal: {ANALYST}, permissions: [SELECT], columns: [CUSTOMER_ID]}}\n"
+        f"  - {{principal: {ETL}, permissions: [ALL], grantable: [ALL]}}\n",
+    )
+    assert reordered != CUSTOMERS
+    root = _project(tmp_path, server, reordered)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (root / "sales" / "database.yaml").write_text(
+        DATABASE.replace("permissions: [CREATE_TABLE, DESCRIBE]", "permissions: [DESCRIBE, CREATE_TABLE]")
+    )
+    before = (root / "sales" / "tables" / "customers.yaml").read_text()
+
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 0, imported.output
+    assert "0 differ" in imported.stdout
+    assert (root / "sales" / "tables" / "customers.yaml").read_text() == before
