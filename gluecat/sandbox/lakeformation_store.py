@@ -13,7 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from moto.core.models import DEFAULT_ACCOUNT_ID
+# moto's account (moto.core.models.DEFAULT_ACCOUNT_ID), spelled here so that clients importing the
+# sandbox package for its endpoint do not import moto.
+DEFAULT_ACCOUNT_ID = "123456789012"
+
 
 Shape = dict[str, Any]
 _SCOPE = re.compile(r"Credential=([^/,\s]+)/[^/]+/([^/]+)/([^/]+)/")

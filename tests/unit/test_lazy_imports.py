@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+from gluecat.sandbox.server import LocalGlue
+from tests.integration.helpers import ORDERS, SALES_DB, write_project
 
 PROBE = """
 import sys
 import gluecat.cli.app, gluecat.cli.planning, gluecat.cli.validate, gluecat.plan.live, gluecat.plan.diff, gluecat.apply.run
-print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake"})))
+print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake", "moto"})))
 """
 
 
-def test_plan_validate_and_apply_modules_load_without_pyiceberg_or_deltalake() -> None:
+def test_plan_validate_and_apply_modules_load_without_pyiceberg_deltalake_or_moto() -> None:
     loaded = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == ""
 
@@ -27,3 +31,24 @@ print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"hive_meta
 def test_glue_commands_load_no_thrift_client() -> None:
     loaded = subprocess.run([sys.executable, "-c", THRIFT_PROBE], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == ""
+
+
+RUN_PROBE = """
+import sys
+from typer.testing import CliRunner
+from gluecat.cli import app
+result = CliRunner().invoke(app, ["plan", sys.argv[1]])
+assert result.exit_code == 0, result.output
+print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake", "moto"})))
+"""
+
+
+def test_a_plan_of_hive_tables_imports_no_lake_library(tmp_path: Path, server: LocalGlue) -> None:
+    """Running, not only importing: a plan whose tables are all Hive-format never touches the
+    Iceberg or Delta access (it once did, to look for Iceberg tables that were not there)."""
+    root = write_project(
+        tmp_path, server.endpoint_url, {"sales/database.yaml": SALES_DB, "sales/tables/orders.yaml": ORDERS}
+    )
+    loaded = subprocess.run([sys.executable, "-c", RUN_PROBE, str(root)], capture_output=True, text=True)
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.strip() == ""
