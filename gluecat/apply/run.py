@@ -14,10 +14,11 @@ from typing import Any, Protocol
 from gluecat.apply.failures import engine_failure
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
+from gluecat.apply.live_secrets import filled, filled_glue, filled_moves
 from gluecat.apply.optimizers import apply_optimizer_change
 from gluecat.apply.optimizers import live_version as optimizer_version
 from gluecat.apply.partition_schema import follow_entries
-from gluecat.backends.base import Catalog, EntryError, Shape
+from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges, PartitionWrite, Plan
@@ -25,7 +26,6 @@ from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.kinds.glue_diff import ABSENT, version_of
-from gluecat.secrets import held
 
 TABLE_WORKERS = 8
 
@@ -262,7 +262,7 @@ def _database(catalog: Catalog, change: Change) -> str:
     if change.action is Action.CREATE:
         catalog.create_database(change.desired)
     else:
-        catalog.update_database(change.database, _filled(change, lambda: catalog.database(change.database)))
+        catalog.update_database(change.database, filled(change, lambda: catalog.database(change.database)))
     return f"databases {change.action.past}"
 
 
@@ -294,16 +294,9 @@ def _table_change(connection: Connection, change: Change) -> str:
         catalog.create_table(change.database, *split_indexes(change.desired))
     else:
         assert change.desired is not None
-        desired = _filled(change, lambda: catalog.table(change.database, str(change.table)))
+        desired = filled(change, lambda: catalog.table(change.database, str(change.table)))
         catalog.update_table(change.database, desired, change.live_version)
     return f"tables {change.action.past}"
-
-
-def _filled(change: Change, live: Callable[[], Shape | None]) -> dict[str, Any]:
-    """The desired shape, with the secrets a saved plan held back taken from the live object again
-    (its version was checked; UpdateTable checks it again)."""
-    assert change.desired is not None
-    return held.fill(change.desired, live(), change.address) if held.holds(change.desired) else change.desired
 
 
 def _delta_change(connection: Connection, change: Change) -> None:
@@ -317,14 +310,15 @@ def _delta_change(connection: Connection, change: Change) -> None:
     if change.action is Action.CREATE:
         connection.catalog.create_table(change.database, glue_input)
     else:
-        if held.holds(glue_input):
-            glue_input = held.fill(glue_input, connection.catalog.table(change.database, change.table), change.address)
+        live = partial(connection.catalog.table, change.database, change.table)
+        glue_input = filled_glue(glue_input, live, change.address)
         connection.catalog.update_table(change.database, glue_input, change.live_version)
 
 
 def _partitions(
     catalog: Catalog, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
 ) -> None:
+    group = filled_moves(catalog, group)
     creates = [created(group.storage, w.values, w.location, w.own) for w in group.creates]
     updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
     steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gluecat.changes.model import Action, Plan
+from gluecat.changes.model import Action, PartitionWrite, Plan
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
 from gluecat.secrets import held
@@ -72,7 +72,16 @@ def _held_back(plan: Plan) -> Plan:
         else change
         for change in plan.changes
     )
-    return dataclasses.replace(plan, changes=changes)
+    partitions = tuple(
+        dataclasses.replace(group, updates=tuple(_held_move(write) for write in group.updates))
+        for group in plan.partitions
+    )
+    return dataclasses.replace(plan, changes=changes, partitions=partitions)
+
+
+def _held_move(write: PartitionWrite) -> PartitionWrite:
+    """A partition the plan moves carries all it holds live: its secrets are held back too."""
+    return write if write.live is None else dataclasses.replace(write, live=held.hold_back(write.live, []))
 
 
 def _write_private(path: Path, text: str) -> None:

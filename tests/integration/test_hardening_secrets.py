@@ -157,3 +157,33 @@ def test_a_saved_plan_holds_back_live_secrets_the_yaml_does_not_declare_and_appl
     assert after["Parameters"]["jdbc.password"] == "LiveUndeclared99"
     assert after["Parameters"]["db.password"] == "NewDeclared2"
     assert after["StorageDescriptor"]["Parameters"] == {"fs.azure.account.key.a.dfs.core.windows.net": "AzureKey77"}
+
+
+def test_a_saved_plan_that_moves_a_partition_holds_back_its_live_secrets(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    table = "storage: csv\ncolumns:\n  - {name: id, type: bigint}\npartition_keys:\n  - {name: dt, type: string}\n"
+    files = {
+        "sales/database.yaml": "location: s3://lake/sales/\n",
+        "sales/tables/t.yaml": table + "partitions:\n  - values: {dt: a}\n",
+    }
+    root = write_project(tmp_path / "project", server.endpoint_url, files)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    (partition,) = raw_glue.get_partitions(DatabaseName="sales", TableName="t")["Partitions"]
+    raw_glue.update_partition(DatabaseName="sales", TableName="t", PartitionValueList=["a"],
+                              PartitionInput={"Values": ["a"], "StorageDescriptor": partition["StorageDescriptor"],
+                                              "Parameters": {"db.password": "PartLive66", "kept": "yes"}})  # fmt: skip
+    (root / "sales/tables/t.yaml").write_text(
+        table + "partitions:\n  - values: {dt: a}\n    location: s3://lake/moved/dt=a/\n"
+    )
+
+    saved = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(saved)).exit_code == 0
+    assert "PartLive66" not in saved.read_text()
+    assert "s3://lake/moved/dt=a/" in saved.read_text()
+
+    applied = gluecat("apply", str(saved))
+    assert applied.exit_code == 0, applied.output
+    (moved,) = raw_glue.get_partitions(DatabaseName="sales", TableName="t")["Partitions"]
+    assert moved["StorageDescriptor"]["Location"] == "s3://lake/moved/dt=a/"
+    assert moved["Parameters"] == {"db.password": "PartLive66", "kept": "yes"}
