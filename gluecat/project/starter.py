@@ -14,6 +14,7 @@ from pathlib import Path
 from gluecat.errors import GluecatError
 from gluecat.project import schemas
 from gluecat.project.load import CATALOG_FILE, DATABASE_FILE, TABLES_DIR
+from gluecat.secrets.files import confined
 
 SCHEMA_DIR = ".schemas"
 WORKFLOW_FILE = ".github/workflows/gluecat.yml"
@@ -104,6 +105,8 @@ def write_starter(root: Path) -> list[Path]:
         raise GluecatError(
             f"{root} already holds {shown}{more}: gluecat init writes a new project and overwrites nothing"
         )
+    for relative in files:
+        confined(root, root / relative)  # a directory there that links out of the project: refused, nothing written
     written: list[Path] = []
     for relative, text in files.items():
         path = root / relative

@@ -127,3 +127,15 @@ def test_a_name_as_long_as_the_file_system_allows_is_written(places: tuple[Path,
     write_inside(root, longest, "x")
     assert longest.read_text() == "x"
     assert sorted(p.name for p in root.iterdir()) == [longest.name]
+
+
+def test_init_refuses_a_directory_that_links_out_and_writes_nothing(places: tuple[Path, Path]) -> None:
+    from gluecat.project.starter import write_starter
+
+    root, outside = places
+    (root / ".github").symlink_to(outside, target_is_directory=True)
+
+    with pytest.raises(OutsideRoot):
+        write_starter(root)
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in root.iterdir()) == [".github"], "not even catalog.yaml is written"
