@@ -75,7 +75,7 @@ def test_ctrl_c_while_gluecat_loads_is_one_line_and_exit_130(tmp_path: Path) -> 
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc to see where the command is")
-@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
 def test_a_signal_while_the_sandbox_server_starts_prints_no_traceback(tmp_path: Path, sent: signal.Signals) -> None:
     project = copy_example(tmp_path / "example")
     command = _start(project)
