@@ -79,6 +79,7 @@ while start < len(data):
             handle.write(yaml.dump(table, Dumper=yaml.CSafeDumper, sort_keys=False))
 """
 FILES_PER_DATABASE = 1000
+SEGMENTS = 10
 
 
 def build(root: Path, tables: int, partitions: int, endpoint: str | None) -> list[Path]:
@@ -208,9 +209,11 @@ def capture(endpoint: str, path: Path, columns: bool = False) -> int:
     partition page, partitions without their column lists as the plan asks; with them, as import
     asks: `columns`), for the floor."""
     import boto3
+    from botocore.config import Config
 
     bodies: list[bytes] = []
-    glue = boto3.client("glue", endpoint_url=endpoint, region_name="us-east-1")
+    config = Config(read_timeout=600, retries={"mode": "standard"})
+    glue = boto3.client("glue", endpoint_url=endpoint, region_name="us-east-1", config=config)
     glue.meta.events.register("before-parse.glue.*", lambda response_dict, **_: bodies.append(response_dict["body"]))
     databases = [d["Name"] for page in glue.get_paginator("get_databases").paginate() for d in page["DatabaseList"]]
     for database in databases:
@@ -219,8 +222,10 @@ def capture(endpoint: str, path: Path, columns: bool = False) -> int:
                 if table.get("PartitionKeys"):
                     pager = glue.get_paginator("get_partitions")
                     exclude = {} if columns else {"ExcludeColumnSchema": True}
-                    for _ in pager.paginate(DatabaseName=database, TableName=table["Name"], **exclude):
-                        pass
+                    for number in range(SEGMENTS):  # as gluecat reads a large table (same pages, same JSON)
+                        segment = {"Segment": {"SegmentNumber": number, "TotalSegments": SEGMENTS}}
+                        for _ in pager.paginate(DatabaseName=database, TableName=table["Name"], **exclude, **segment):
+                            pass
     with path.open("wb") as handle:
         for body in bodies:
             handle.write(len(body).to_bytes(8, "big") + body)
