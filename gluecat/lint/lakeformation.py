@@ -58,18 +58,53 @@ def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: A
 
     yield from _tags(allowed, source, (), getattr(model, "lf_tags", None), address)
     columns = list(getattr(model, "columns", None) or [])
+    written = _written_columns(source, "columns")
     for i, column in enumerate(columns):
-        yield from _tags(allowed, source, ("columns", i), column.lf_tags, address)
-    names = {c.name.lower() for c in [*columns, *(getattr(model, "partition_keys", None) or [])]}
+        at = written.get(column.name.lower(), i)  # validate leaves out a column it refused: find this one's place
+        yield from _tags(allowed, source, ("columns", at), column.lf_tags, address)
+    keys = list(getattr(model, "partition_keys", None) or [])
+    for i, key in enumerate(keys):
+        if getattr(key, "lf_tags", None):
+            at = _written_columns(source, "partition_keys").get(key.name.lower(), i)
+            message = (
+                f"LF-tags on partition key '{key.name}' are not managed (gluecat tags tables and their columns);"
+                " tag the table instead"
+            )
+            yield Finding(
+                source.position(("partition_keys", at, "lf_tags"), at_key=True), "error", TAG_RULE, message, address
+            )
+    names = {c.name.lower() for c in [*columns, *keys]} | set(written)
     names |= {n.lower() for n in getattr(model, "partition_columns", None) or []}
+    # A column entry without a readable name (a typo'd `nme:` already reported) leaves the names unknown.
+    complete = all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in _written(source, "columns"))
     for i, grant in enumerate(getattr(model, "grants", None) or []):
         yield from _principal(source, ("grants", i), grant.principal, address)
         yield from _permissions(source, ("grants", i), grant.permissions, ON_TABLE, "a table", address)
+        if grant.excluded_columns and {"SELECT", "ALL"} & set(grant.grantable):
+            message = (
+                "Lake Formation grants SELECT with the grant option on an include list only: name the"
+                " columns with `columns:` instead of `excluded_columns:`, or drop SELECT from grantable"
+            )
+            yield Finding(source.position(("grants", i, "grantable")), "error", PERMISSION_RULE, message, address)
         field = "columns" if grant.columns else "excluded_columns"
         for j, name in enumerate(grant.columns or grant.excluded_columns or []):
-            if names and name.lower() not in names:
+            if names and complete and name.lower() not in names:
                 message = f"the grant names column '{name}', which {address} does not have"
                 yield Finding(source.position(("grants", i, field, j)), "error", COLUMN_RULE, message, address)
+
+
+def _written(source: SourceFile, field: str) -> list[Any]:
+    entries = source.data.get(field) if isinstance(source.data, dict) else None
+    return entries if isinstance(entries, list) else []
+
+
+def _written_columns(source: SourceFile, field: str) -> dict[str, int]:
+    """Each column's place in the file by its lowercased name, as written (not as validate kept it)."""
+    places: dict[str, int] = {}
+    for i, entry in enumerate(_written(source, field)):
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+            places.setdefault(entry["name"].lower(), i)
+    return places
 
 
 def _tags(

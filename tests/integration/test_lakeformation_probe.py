@@ -1,0 +1,78 @@
+"""Lake Formation mistakes a new user makes, each one line at its file:line from validate (offline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.integration.helpers import gluecat, write_project
+
+ANALYST = "arn:aws:iam::123456789012:role/analyst"
+CATALOG = "lf_tags:\n  tier: [gold, silver, restricted]\n"
+DATABASE = "location: s3://lake/sales/\n"
+
+
+def _validate(root: Path, customers: str) -> tuple[int, str]:
+    files = {"sales/database.yaml": DATABASE, "sales/tables/customers.yaml": customers}
+    write_project(root, "http://127.0.0.1:9", files, CATALOG)
+    result = gluecat("validate", str(root))
+    return result.exit_code, result.output
+
+
+def test_a_column_with_a_typo_key_does_not_make_grants_on_other_columns_errors(tmp_path: Path) -> None:
+    # `nme:` is reported; the grant on `phone` (declared after it) and on `country` must not be.
+    customers = f"""\
+    storage: parquet
+    columns:
+      - {{name: customer_id, type: bigint}}
+      - {{nme: country, type: string}}
+      - {{name: phone, type: string}}
+    grants:
+      - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id, country, phone]}}
+    """
+    code, output = _validate(tmp_path, customers)
+    assert code == 1
+    assert "unknown key 'nme'" in output
+    assert "[grant-column]" not in output
+
+
+def test_a_tag_error_after_a_refused_column_is_at_its_own_line(tmp_path: Path) -> None:
+    customers = """\
+    storage: parquet
+    columns:
+      - {name: customer_id, type: bigint}
+      - {type: string}
+      - {name: phone, type: string, lf_tags: {tier: platinum}}
+    """
+    code, output = _validate(tmp_path, customers)
+    assert code == 1
+    line = next(x for x in output.splitlines() if "'platinum' is not an allowed value" in x)
+    assert "customers.yaml:5:" in line
+
+
+def test_grant_option_with_excluded_columns_is_an_error(tmp_path: Path) -> None:
+    customers = f"""\
+    storage: parquet
+    columns:
+      - {{name: customer_id, type: bigint}}
+      - {{name: email, type: string}}
+    grants:
+      - {{principal: {ANALYST}, permissions: [SELECT], grantable: [SELECT], excluded_columns: [email]}}
+    """
+    code, output = _validate(tmp_path, customers)
+    assert code == 1
+    line = next(x for x in output.splitlines() if "[grant-permission]" in x)
+    assert "customers.yaml:6:" in line and "`columns:`" in line
+
+
+def test_lf_tags_on_a_partition_key_are_an_error_not_silently_ignored(tmp_path: Path) -> None:
+    customers = """\
+    storage: parquet
+    columns:
+      - {name: customer_id, type: bigint}
+    partition_keys:
+      - {name: dt, type: string, lf_tags: {tier: gold}}
+    """
+    code, output = _validate(tmp_path, customers)
+    assert code == 1
+    line = next(x for x in output.splitlines() if "partition key 'dt'" in x)
+    assert "customers.yaml:5:" in line and "[lf-tag-value]" in line
