@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import shlex
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import typer
 
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import adopt_table
@@ -18,7 +22,7 @@ from gluecat.backends.glue import Glue
 from gluecat.cli import progress
 from gluecat.cli.history import split_address
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.cli.planning import _confirmed, _execute, _report, _require_terminal, _warn, render
+from gluecat.cli.planning import _execute, _report, _warn, render
 from gluecat.errors import GluecatError
 from gluecat.history.listing import History, is_iceberg, table_history
 from gluecat.history.prune import TableVersions, prune, prune_candidates
@@ -49,6 +53,27 @@ HEADER = (
 KEPT_KEYS = ("partitions", "lint", "allow_breaking", "partition_schema", "skip_archive")
 
 
+def _require_terminal(command: str) -> None:
+    if not sys.stdin.isatty():
+        raise GluecatError(f"{command} asks for confirmation, and there is no terminal: pass --auto-approve")
+
+
+def _confirmed(command: str, question: str) -> bool:
+    _require_terminal(command)
+    return typer.confirm(question, default=False)
+
+
+def _missing(project: Project, connection: Connection, database: str, name: str, why: str) -> GluecatError:
+    """`sales.ordrs is not in the catalog: did you mean 'sales.orders'?`, from the project's tables and Glue's."""
+    address = f"{database}.{name}"
+    names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
+    if connection.glue.database(database) is not None:
+        names |= {f"{database}.{t['Name']}" for t in connection.glue.tables(database)}
+    close = difflib.get_close_matches(address, sorted(names), n=1)
+    hint = f": did you mean {close[0]!r}?" if close else why
+    return GluecatError(f"{address} is not in the catalog{hint}")
+
+
 def _glue(connection: Connection, what: str) -> Glue:
     if not isinstance(connection.catalog, Glue):
         raise GluecatError(f"{what} reads Glue's table versions; a Hive Metastore keeps none")
@@ -63,6 +88,8 @@ def history_command(root: Path, address: str, output_format: str, limit: int, pa
     project = load_checked(root, _warn, env)
     with connect(project) as connection:
         _glue(connection, "history")
+        if connection.catalog.table(database, name) is None:
+            raise _missing(project, connection, database, name, "")
         found = table_history(connection, database, name, limit, page)
     if output_format == "json":
         print_json(json.loads(json.dumps(found.as_json(), default=str)))
@@ -95,7 +122,7 @@ def _print_history(found: History, limit: int, page: int) -> None:
         for snap in found.snapshots:
             marks = " (current)" if snap.current else ("" if snap.ancestor else " (not in the current history)")
             added = snap.summary.get("added-records")
-            rows = f", {added} rows added" if added else ""
+            rows = f", {counted(int(added), 'row')} added" if added and added.isdigit() else ""
             when = datetime.fromtimestamp(snap.timestamp_ms / 1000, UTC).isoformat(timespec="seconds")
             stdout.print(f"  {snap.snapshot_id}{marks}  {when}  {snap.operation}{rows}", markup=False)
 
@@ -120,15 +147,15 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
         raise GluecatError("give one of --to-version N (a Hive table or view) or --to-snapshot ID (an Iceberg table)")
     if request.out:
         saved.check_destination(request.out)
-    if not request.auto_approve and not request.out:
-        _require_terminal()
     project = load_checked(root, _warn, env, Targets.parse([request.address]))
     project_database(project, database)
+    if not request.auto_approve and not request.out:
+        _require_terminal("rollback")
     with connect(project) as connection:
         _glue(connection, "rollback")
         live = connection.catalog.table(database, name)
         if live is None:
-            raise GluecatError(f"{request.address} is not in the catalog: there is nothing to roll back")
+            raise _missing(project, connection, database, name, ": there is nothing to roll back")
         if request.to_snapshot is not None:
             return _snapshot(connection, request, database, name, live)
         if is_iceberg(live):
@@ -164,7 +191,7 @@ def _version(
         _yaml_step(project, request, database, name, data)
         return 0
     refuse_destruction(plan, request.allow_destroy)
-    if not request.auto_approve and not _confirmed():
+    if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
         return 1
     verify_unchanged(connection, plan, creates=False)
@@ -202,7 +229,8 @@ def _yaml_step(project: Project, request: Rollback, database: str, name: str, da
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
         references = References(project.config.vars)
-        text = dump(references.apply(data, f"{database}.{name}"), HEADER.format(version=request.to_version))
+        header = _schema_comment(path) + HEADER.format(version=request.to_version)
+        text = dump(references.apply(data, f"{database}.{name}"), header)
         write_inside(project.root, path, text)
         for secret in references.secrets:
             stdout.print(
@@ -222,6 +250,15 @@ def _yaml_step(project: Project, request: Rollback, database: str, name: str, da
     )
 
 
+def _schema_comment(path: Path) -> str:
+    """The file's `# yaml-language-server: $schema=...` line (as `gluecat init` writes it), kept on top."""
+    try:
+        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return first + "\n" if first.startswith("# yaml-language-server:") else ""
+
+
 def _snapshot(connection: Connection, request: Rollback, database: str, name: str, live: dict[str, Any]) -> int:
     if not is_iceberg(live):
         raise GluecatError(f"{request.address} is not an Iceberg table: roll it back with --to-version N")
@@ -236,7 +273,7 @@ def _snapshot(connection: Connection, request: Rollback, database: str, name: st
     )
     for commit in planned.undone:
         stdout.print(f"  - {commit}", markup=False)
-    if not request.auto_approve and not _confirmed():
+    if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
         return 1
     roll_back_snapshot(connection, planned)
@@ -248,9 +285,9 @@ def _snapshot(connection: Connection, request: Rollback, database: str, name: st
 
 
 def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, env: str | None) -> int:
-    if not auto_approve:
-        _require_terminal()
     project = load_checked(root, _warn, env, targets)
+    if not auto_approve:
+        _require_terminal("prune-versions")
     with connect(project) as connection:
         _glue(connection, "prune-versions")
         with progress.status(stderr, "reading table versions") as update:
@@ -267,7 +304,7 @@ def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, e
             f" in {counted(calls, 'BatchDeleteTableVersion call')}.",
             markup=False,
         )
-        if not auto_approve and not _confirmed():
+        if not auto_approve and not _confirmed("prune-versions", "Delete these versions?"):
             stdout.print("Prune cancelled; nothing was deleted.", markup=False)
             return 1
         result = prune(connection, tables, lambda _: True)

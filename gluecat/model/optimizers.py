@@ -29,10 +29,11 @@ ROLE_ARN = re.compile(r"^arn:aws[a-z-]*:iam::[0-9]{12}:role/[\w+=,.@/-]{1,512}$"
 
 
 def _role_arn(value: str) -> str:
+    # The shape first: a role's bare name (`glue-optimizer`) is told what an ARN looks like, not its length.
+    if len(value) <= MAX_ROLE_ARN and not ROLE_ARN.match(value):
+        raise ValueError(f"'{value}' is not an IAM role ARN: use arn:aws:iam::ACCOUNT:role/NAME")
     if not MIN_ROLE_ARN <= len(value) <= MAX_ROLE_ARN:
         raise ValueError(f"a role ARN is {MIN_ROLE_ARN} to {MAX_ROLE_ARN:,} characters; this one is {len(value):,}")
-    if not ROLE_ARN.match(value):
-        raise ValueError(f"'{value}' is not an IAM role ARN: use arn:aws:iam::ACCOUNT:role/NAME")
     return value
 
 
