@@ -3,6 +3,7 @@ principals that are not principals. Each is an error at the file and line that s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,8 @@ COLUMN_RULE = "grant-column"
 PRINCIPAL_RULE = "grant-principal"
 PERMISSION_RULE = "grant-permission"
 # What Lake Formation grants on each resource (Developer Guide: Lake Formation permissions reference).
+# Data lake administrators are IAM users or roles (API reference: DataLakeSettings.DataLakeAdmins).
+IAM_USER_OR_ROLE = re.compile(r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+")
 ON_DATABASE = frozenset({"ALL", "ALTER", "CREATE_TABLE", "DESCRIBE", "DROP"})
 ON_TABLE = frozenset({"ALL", "ALTER", "DELETE", "DESCRIBE", "DROP", "INSERT", "SELECT"})
 
@@ -29,6 +32,12 @@ def access_findings(project: Project) -> Iterator[Finding]:
     allowed = project.config.lf_tags
     config = project.source
     for i, admin in enumerate(project.config.data_lake_admins or []):
+        if is_principal(admin) and not IAM_USER_OR_ROLE.match(admin):
+            message = (
+                f"'{admin}' cannot be a data lake administrator: Lake Formation takes IAM role or user ARNs"
+                " only (arn:aws:iam::ACCOUNT:role/NAME or :user/NAME)"
+            )
+            yield Finding(config.position(("data_lake_admins", i)), "error", PRINCIPAL_RULE, message, "catalog")
         yield from _principal(config, ("data_lake_admins", i), admin, "catalog", ())
     for i, tag_grant in enumerate(project.config.tag_grants or []):
         yield from _principal(config, ("tag_grants", i), tag_grant.principal, "catalog")

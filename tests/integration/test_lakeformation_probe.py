@@ -76,3 +76,13 @@ def test_lf_tags_on_a_partition_key_are_an_error_not_silently_ignored(tmp_path: 
     assert code == 1
     line = next(x for x in output.splitlines() if "partition key 'dt'" in x)
     assert "customers.yaml:5:" in line and "[lf-tag-value]" in line
+
+
+def test_a_data_lake_administrator_must_be_an_iam_user_or_role(tmp_path: Path) -> None:
+    catalog = "data_lake_admins:\n  - arn:aws:iam::123456789012:role/lake-admin\n  - IAM_ALLOWED_PRINCIPALS\n  - '210987654321'\n"
+    write_project(tmp_path, "http://127.0.0.1:9", {"sales/database.yaml": DATABASE}, catalog)
+    result = gluecat("validate", str(tmp_path))
+    assert result.exit_code == 1
+    lines = [x for x in result.output.splitlines() if "cannot be a data lake administrator" in x]
+    assert len(lines) == 2
+    assert "catalog.yaml:5:" in lines[0] and "catalog.yaml:6:" in lines[1]
