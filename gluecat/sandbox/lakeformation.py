@@ -27,6 +27,7 @@ from gluecat.sandbox import lakeformation_store as lf_store
 from gluecat.sandbox.lakeformation_glue import glue_changed
 from gluecat.sandbox.lakeformation_store import Fault
 from gluecat.sandbox.strict import CONTROL_PREFIX
+from gluecat.secrets.files import write_inside
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 PAGE = 25  # ListPermissions' and ListLFTags' page when MaxResults is absent (small: clients must page)
@@ -201,11 +202,8 @@ def restore(layer: LocalLakeFormation, state: Path) -> None:
 def save(layer: LocalLakeFormation, state: Path) -> None:
     with layer.lock:
         data = layer.store.export()
-    if any(data.values()) or (state / STATE_FILE).exists():
-        state.mkdir(parents=True, exist_ok=True)
-        temporary = state / f"{STATE_FILE}.tmp"
-        temporary.write_text(json.dumps(data, sort_keys=True))
-        temporary.replace(state / STATE_FILE)
+    if any(data.values()) or (state / STATE_FILE).exists():  # principals name accounts: private, as state.json is
+        write_inside(state, state / STATE_FILE, json.dumps(data, sort_keys=True), private=True)
 
 
 def _page(items: list[dict[str, Any]], key: str, body: dict[str, Any], most: int | None) -> dict[str, Any]:
