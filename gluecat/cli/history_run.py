@@ -6,6 +6,7 @@ import difflib
 import json
 import shlex
 import sys
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from gluecat.backends.connect import Connection, connect
 from gluecat.backends.glue import Glue
 from gluecat.cli import progress
 from gluecat.cli.history import split_address
+from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.cli.planning import _execute, _report, _warn, render
 from gluecat.errors import GluecatError
@@ -288,6 +290,13 @@ def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, e
     project = load_checked(root, _warn, env, targets)
     if not auto_approve:
         _require_terminal("prune-versions")
+    # Ctrl-C or SIGTERM while deleting: the call in flight finishes, the count is reported, exit 130.
+    # The handlers stay until the connection is closed, so the sandbox's save is not cut short.
+    with ExitStack() as signals:
+        return _prune(project, keep, targets, auto_approve, signals)
+
+
+def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, signals: ExitStack) -> int:
     with connect(project) as connection:
         _glue(connection, "prune-versions")
         with progress.status(stderr, "reading table versions") as update:
@@ -307,10 +316,14 @@ def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, e
         if not auto_approve and not _confirmed("prune-versions", "Delete these versions?"):
             stdout.print("Prune cancelled; nothing was deleted.", markup=False)
             return 1
-        result = prune(connection, tables, lambda _: True)
+        stop = signals.enter_context(stop_on_signals(lambda text: stderr.print(text, markup=False)))
+        result = prune(connection, tables, lambda _: not stop.is_set())
     for address, error in result.failures:
         stderr.print(f"failed {address} version {error.values[0]}: {error.code}: {error.message}", markup=False)
     stdout.print(f"Deleted {counted(result.deleted, 'version')} in {counted(result.calls, 'call')}.", markup=False)
+    if result.stopped:
+        stderr.print("Interrupted: the rest were not deleted; run prune-versions again to finish.", markup=False)
+        return EXIT_INTERRUPTED
     return 1 if result.failures else 0
 
 

@@ -33,6 +33,7 @@ class PruneResult:
     deleted: int = 0
     calls: int = 0
     failures: list[tuple[str, EntryError]] = field(default_factory=list)
+    stopped: bool = False  # `stop` answered False: the tables after it were not touched
 
 
 def prune_candidates(
@@ -69,9 +70,12 @@ def prune(connection: Connection, tables: list[TableVersions], stop: Callable[[i
     def heard(count: int) -> bool:
         result.calls += 1
         result.deleted += count
-        return stop(count)
+        result.stopped = not stop(count)
+        return not result.stopped
 
     for table in tables:
+        if result.stopped:
+            break
         for error in connection.glue.delete_table_versions(table.database, table.table, table.delete, heard):
             result.failures.append((table.address, error))
             result.deleted -= 1

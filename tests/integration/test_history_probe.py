@@ -1,10 +1,15 @@
 """What a new user runs into with history, rollback and prune-versions: a typo in a table name gets a
 did-you-mean, a command that asks names itself and reports a missing project before a missing
-terminal, --write-yaml keeps the file's schema comment, and a one-row snapshot says "1 row"."""
+terminal, --write-yaml keeps the file's schema comment, a one-row snapshot says "1 row", and Ctrl-C
+while pruning reports what was deleted."""
 
 from __future__ import annotations
 
+import os
+import signal
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import boto3
 import pyarrow as pa
@@ -12,6 +17,7 @@ from pyiceberg.catalog.glue import GlueCatalog
 from pyiceberg.schema import Schema
 from pyiceberg.types import LongType, NestedField
 
+from gluecat.backends.glue import Glue
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, write_project
 
@@ -83,3 +89,29 @@ def test_a_one_row_snapshot_says_1_row(tmp_path: Path, server: LocalGlue, lake_b
     )
     human = gluecat("history", str(root), "lake.events").output
     assert "append, 1 row added" in human and "1 rows" not in human
+
+
+def test_ctrl_c_while_pruning_finishes_the_call_in_flight_and_says_what_was_deleted(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: Any
+) -> None:
+    root = _applied(tmp_path, server)
+    live = raw_glue.get_table(DatabaseName="sales", Name="orders")["Table"]
+    shape = {k: live[k] for k in ("Name", "StorageDescriptor", "TableType")}
+    for number in range(250):
+        raw_glue.update_table(DatabaseName="sales", TableInput={**shape, "Description": f"update {number}"})
+    original = Glue.delete_table_versions
+
+    def interrupted(self: Glue, database: str, table: str, ids: Any, progress: Callable[[int], bool]) -> Any:
+        def heard(count: int) -> bool:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the first batch's answer is read
+            return progress(count)
+
+        return original(self, database, table, ids, heard)
+
+    monkeypatch.setattr(Glue, "delete_table_versions", interrupted)
+    result = gluecat("prune-versions", str(root), "--keep", "10", "--auto-approve")
+    assert result.exit_code == 130, result.output
+    assert "Deleted 100 versions in 1 call." in result.output and "run prune-versions again" in result.output
+    assert "Traceback" not in result.output
+    kept = raw_glue.get_paginator("get_table_versions").paginate(DatabaseName="sales", TableName="orders")
+    assert sum(len(page["TableVersions"]) for page in kept) == 251 - 100
