@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
-from gluecat.model.lakeformation import is_principal
+from gluecat.model.lakeformation import Permission, is_principal, principal_text
 from gluecat.project.load import Project
 from gluecat.project.source import SourceFile
 from gluecat.project.yamlparse import Loc
@@ -22,6 +22,7 @@ PERMISSION_RULE = "grant-permission"
 # What Lake Formation grants on each resource (Developer Guide: Lake Formation permissions reference).
 # Data lake administrators are IAM users or roles (API reference: DataLakeSettings.DataLakeAdmins).
 IAM_USER_OR_ROLE = re.compile(r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+")
+PERMISSIONS = frozenset(get_args(Permission))
 ON_DATABASE = frozenset({"ALL", "ALTER", "CREATE_TABLE", "DESCRIBE", "DROP"})
 ON_TABLE = frozenset({"ALL", "ALTER", "DELETE", "DESCRIBE", "DROP", "INSERT", "SELECT"})
 
@@ -52,7 +53,8 @@ def access_findings(project: Project) -> Iterator[Finding]:
     for database in project.databases:
         model, source = database.model, database.source
         yield from _tags(allowed, source, (), model.lf_tags, database.name)
-        for i, grant in enumerate(model.grants or []):
+        yield from _refused_grants(source, model.grants or [], ON_DATABASE, "a database", database.name)
+        for i, grant in _placed(source, model.grants or []):
             yield from _principal(source, ("grants", i), grant.principal, database.name)
             yield from _permissions(source, ("grants", i), grant.permissions, ON_DATABASE, "a database", database.name)
             if grant.columns or grant.excluded_columns:
@@ -86,7 +88,9 @@ def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: A
     names |= {n.lower() for n in getattr(model, "partition_columns", None) or []}
     # A column entry without a readable name (a typo'd `nme:` already reported) leaves the names unknown.
     complete = all(isinstance(c, dict) and isinstance(c.get("name"), str) for c in _written(source, "columns"))
-    for i, grant in enumerate(getattr(model, "grants", None) or []):
+    grants = list(getattr(model, "grants", None) or [])
+    yield from _refused_grants(source, grants, ON_TABLE, "a table", address)
+    for i, grant in _placed(source, grants):
         yield from _principal(source, ("grants", i), grant.principal, address)
         yield from _permissions(source, ("grants", i), grant.permissions, ON_TABLE, "a table", address)
         if grant.excluded_columns and {"SELECT", "ALL"} & set(grant.grantable):
@@ -100,6 +104,54 @@ def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: A
             if names and complete and name.lower() not in names:
                 message = f"the grant names column '{name}', which {address} does not have"
                 yield Finding(source.position(("grants", i, field, j)), "error", COLUMN_RULE, message, address)
+
+
+def _placed(source: SourceFile, grants: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Each grant validate kept, with its place in the file: validate leaves out a grant it refused
+    (and the rest keep their order), so a later grant's finding must not land on the line before."""
+    written = _written(source, "grants")
+    placed: list[tuple[int, Any]] = []
+    start = 0
+    for i, grant in enumerate(grants):
+        ahead = range(start, len(written))
+        exact = [j for j in ahead if _same(written[j], grant, permissions=True)]
+        loose = [j for j in ahead if _same(written[j], grant, permissions=False)]
+        at = (exact or loose or [i])[0]
+        placed.append((at, grant))
+        start = max(start, at + 1)
+    return placed
+
+
+def _same(entry: Any, grant: Any, permissions: bool) -> bool:
+    if not isinstance(entry, dict) or principal_text(entry.get("principal")) != grant.principal:
+        return False
+    held = entry.get("permissions")
+    return not permissions or (isinstance(held, list) and sorted(map(str, held)) == sorted(grant.permissions))
+
+
+def _refused_grants(
+    source: SourceFile, grants: Sequence[Any], allowed: frozenset[str], what: str, address: str
+) -> Iterator[Finding]:
+    """A grant validate refused (grantable beyond its permissions, say) is still checked for what the
+    rules say of its principal and permissions, so fixing one message reveals no other."""
+    kept = {at for at, _ in _placed(source, grants)}
+    for i, entry in enumerate(_written(source, "grants")):
+        if i in kept or not isinstance(entry, dict):
+            continue
+        principal = principal_text(entry.get("principal"))
+        if isinstance(principal, str) and principal:
+            yield from _principal(source, ("grants", i), principal, address)
+        held = entry.get("permissions")
+        named = [p for p in held if isinstance(p, str) and p in PERMISSIONS] if isinstance(held, list) else []
+        for j, permission in enumerate(named):
+            if permission not in allowed:
+                from gluecat.lint.rules import Finding
+
+                message = f"{permission} is not granted on {what} (it takes {', '.join(sorted(allowed))})"
+                at = held.index(permission) if isinstance(held, list) else j
+                yield Finding(
+                    source.position(("grants", i, "permissions", at)), "error", PERMISSION_RULE, message, address
+                )
 
 
 def _written(source: SourceFile, field: str) -> list[Any]:

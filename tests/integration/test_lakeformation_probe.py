@@ -86,3 +86,23 @@ def test_a_data_lake_administrator_must_be_an_iam_user_or_role(tmp_path: Path) -
     lines = [x for x in result.output.splitlines() if "cannot be a data lake administrator" in x]
     assert len(lines) == 2
     assert "catalog.yaml:5:" in lines[0] and "catalog.yaml:6:" in lines[1]
+
+
+def test_a_refused_grant_moves_no_finding_of_a_later_grant_and_hides_none_of_its_own(tmp_path: Path) -> None:
+    customers = f"""\
+    storage: parquet
+    columns:
+      - {{name: customer_id, type: bigint}}
+    grants:
+      - {{principal: {ANALYST}, permissions: [CREATE_TABLE, DESCRIBE], grantable: [SELECT]}}
+      - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}
+      - {{principal: support, permissions: [SELECT]}}
+    """
+    code, output = _validate(tmp_path, customers)
+    assert code == 1
+    lines = output.splitlines()
+    # the first grant is refused (grantable SELECT is not among its permissions); its CREATE_TABLE is
+    # reported too, and the principal of the third grant at the third grant's line
+    assert any("customers.yaml:5:" in x and "CREATE_TABLE is not granted on a table" in x for x in lines)
+    assert any("customers.yaml:7:" in x and "'support' is not a principal" in x for x in lines)
+    assert not any("customers.yaml:6:" in x and "[grant-principal]" in x for x in lines)
