@@ -140,6 +140,9 @@ class Store:
         allowed = {"Database": ON_DATABASE, "Table": ON_TABLE, "TableWithColumns": {"SELECT"}}.get(kind, ON_POLICY)
         if (permissions | options) - allowed:
             raise Fault("InvalidInputException", f"Permissions modification is invalid: {kind} takes {sorted(allowed)}")
+        if kind == "TableWithColumns" and options and (inner.get("ColumnWildcard") or {}).get("ExcludedColumnNames"):
+            # Developer Guide, column-level filtering: the grant option needs an include list
+            raise Fault("InvalidInputException", "Grant option with column filtering requires an include list")
         if kind == "Database":
             _glue_table(region, inner.get("Name", ""), None)
         elif kind in ("Table", "TableWithColumns") and inner.get("Name"):

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, write_project
 
 ANALYST = "arn:aws:iam::123456789012:role/analyst"
@@ -106,3 +112,24 @@ def test_a_refused_grant_moves_no_finding_of_a_later_grant_and_hides_none_of_its
     assert any("customers.yaml:5:" in x and "CREATE_TABLE is not granted on a table" in x for x in lines)
     assert any("customers.yaml:7:" in x and "'support' is not a principal" in x for x in lines)
     assert not any("customers.yaml:6:" in x and "[grant-principal]" in x for x in lines)
+
+
+def test_the_local_lake_formation_refuses_the_grant_option_on_excluded_columns(
+    server: LocalGlue, raw_glue: Any
+) -> None:
+    client = boto3.client("lakeformation", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    raw_glue.create_database(DatabaseInput={"Name": "sales"})
+    columns = [{"Name": "id", "Type": "bigint"}, {"Name": "email", "Type": "string"}]
+    raw_glue.create_table(DatabaseName="sales", TableInput={"Name": "t", "StorageDescriptor": {"Columns": columns}})
+    inner = {"DatabaseName": "sales", "Name": "t"}
+    principal = {"DataLakePrincipalIdentifier": ANALYST}
+    excluded = {"TableWithColumns": {**inner, "ColumnWildcard": {"ExcludedColumnNames": ["email"]}}}
+    with pytest.raises(ClientError, match="include list"):
+        client.grant_permissions(
+            Principal=principal, Resource=excluded, Permissions=["SELECT"], PermissionsWithGrantOption=["SELECT"]
+        )
+    included = {"TableWithColumns": {**inner, "ColumnNames": ["id"]}}
+    client.grant_permissions(
+        Principal=principal, Resource=included, Permissions=["SELECT"], PermissionsWithGrantOption=["SELECT"]
+    )
+    client.grant_permissions(Principal=principal, Resource=excluded, Permissions=["SELECT"])
