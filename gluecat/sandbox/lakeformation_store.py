@@ -13,9 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# moto's account (moto.core.models.DEFAULT_ACCOUNT_ID), spelled here so that clients importing the
-# sandbox package for its endpoint do not import moto.
-DEFAULT_ACCOUNT_ID = "123456789012"
+DEFAULT_ACCOUNT_ID = "123456789012"  # moto's, spelled here: a command importing this loads no moto
 
 
 Shape = dict[str, Any]
