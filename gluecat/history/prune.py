@@ -14,6 +14,8 @@ from gluecat.backends.connect import Connection
 from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 
+BATCH = 100  # versions a BatchDeleteTableVersion call takes
+
 
 @dataclass(frozen=True)
 class TableVersions:
@@ -79,4 +81,6 @@ def prune(connection: Connection, tables: list[TableVersions], stop: Callable[[i
         for error in connection.glue.delete_table_versions(table.database, table.table, table.delete, heard):
             result.failures.append((table.address, error))
             result.deleted -= 1
+    # A stop heard after the last call left nothing undone.
+    result.stopped = result.stopped and result.calls < sum(-(-len(t.delete) // BATCH) for t in tables)
     return result

@@ -10,6 +10,7 @@ metadata and silently drop every commit since.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +34,9 @@ def project_database(project: Project, database: str) -> LoadedDatabase:
     for loaded in project.databases:
         if loaded.name == database:
             return loaded
-    raise GluecatError(f"database {database} is not in the project: roll back tables the project manages")
+    close = difflib.get_close_matches(database, [d.name for d in project.databases], n=1)
+    hint = f": did you mean {close[0]!r}?" if close else ": roll back tables the project manages"
+    raise GluecatError(f"database {database} is not in the project{hint}")
 
 
 def table_file(project: Project, database: str, name: str) -> LoadedTable | None:
