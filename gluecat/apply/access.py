@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 WRITE_WORKERS = 8
 LABELS = {
-    "lf_admins": "data lake administrator lists",
+    "lf_admins": "lists of data lake administrators",
     "lf_tag": "LF-tags",
     "tag_assignment": "LF-tag assignments",
     "grant": "grants",

@@ -98,7 +98,8 @@ def verify_unchanged(connection: Connection, plan: Plan, creates: bool = True) -
     if stale:
         shown = ", ".join(stale[:10]) + ("…" if len(stale) > 10 else "")
         raise ConflictError(
-            f"the plan is stale: {shown} changed in Glue since it was made; nothing was changed. Run plan again"
+            f"the plan is stale: {shown} changed in {'Lake Formation or Glue' if access else 'Glue'} since it was"
+            " made; nothing was changed. Run plan again"
         )
 
 

@@ -21,7 +21,10 @@ def gate_refusal(plan: Plan, fail_on: str | None, readers: Sequence[str] = ENGIN
     names = [f"{c.address} ({c.impact.value})" for c in reaching]
     names += [f"{p.database}.{p.table} partitions ({p.impact.value})" for p in reaching_partitions]
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
-    return (
-        f"plan fails the gate (fail on {threshold.value}): {shown}; review the findings, or state the reason"
-        " with `allow_breaking` on a deliberately breaking table"
-    )
+    gated = {c.gated_impact_for(readers) for c in reaching} | {p.impact for p in reaching_partitions}
+    advice = "review the findings"
+    if Impact.BREAKING in gated:
+        advice += ", or state the reason with `allow_breaking` on a deliberately breaking table"
+    if Impact.ACCESS in gated:
+        advice += "; an access change takes access away from someone: review who"
+    return f"plan fails the gate (fail on {threshold.value}): {shown}; {advice}"

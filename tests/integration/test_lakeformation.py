@@ -229,6 +229,7 @@ def test_json_and_markdown_show_a_revocation_as_its_own_impact(tmp_path: Path, s
     assert ":lock:" in markdown.stdout and f"sales.customers#grant.{ETL}" in markdown.stdout
     gated = gluecat("plan", str(root), "--fail-on", "breaking")
     assert gated.exit_code == 1  # losing access reaches past breaking
+    assert "access change takes access away" in gated.stderr and "allow_breaking" not in gated.stderr, gated.stderr
 
 
 def test_a_new_column_with_tags_is_added_then_tagged_and_replans_clean(tmp_path: Path, server: LocalGlue) -> None:
@@ -261,7 +262,8 @@ def test_data_lake_admins_are_set_alone_and_removing_one_revokes(
         "lake_formation.data_lake_admins" in planned.stdout and "stop being data lake administrators" in planned.stdout
     )
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 1
-    assert gluecat("apply", str(root), "--auto-approve", "--allow-revoke").exit_code == 0
+    revoked = gluecat("apply", str(root), "--auto-approve", "--allow-revoke")
+    assert revoked.exit_code == 0 and "1 list of data lake administrators updated" in revoked.stdout, revoked.stdout
     assert lakeformation.get_data_lake_settings()["DataLakeSettings"]["DataLakeAdmins"] == []
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
 
