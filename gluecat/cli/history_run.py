@@ -177,7 +177,7 @@ def _version(
     data = _version_data(project, connection, database, name, version["Table"])
     model = _model(data, name)
     with progress.status(stderr, "reading the live catalog") as update:
-        plan = rollback_plan(project, connection, database, model, wanted, update)
+        plan = rollback_plan(project, connection, database, model, wanted, update, version["Table"])
     if request.out:
         saved.write(request.out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
         render(plan, "human", request.allow_destroy)

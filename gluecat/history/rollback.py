@@ -9,6 +9,7 @@ metadata and silently drop every commit since.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 from collections.abc import Callable
@@ -16,14 +17,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from gluecat.backends.connect import Connection
-from gluecat.changes.model import Plan
+from gluecat.changes.model import Action, Change, FieldDiff, Plan
+from gluecat.convert.parameters import is_volatile
+from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
+from gluecat.kinds.glue_diff import carry_over
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.source import SourceFile
 from gluecat.project.targets import Targets
 
+Shape = dict[str, Any]
 ICEBERG_REFUSAL = (
     "{address} is an Iceberg table: a Glue version would point it at old metadata and drop every commit"
     " since; roll back one of its snapshots with --to-snapshot ID (`gluecat history` lists them)"
@@ -63,14 +68,71 @@ def rollback_plan(
     model: Table,
     version_id: str,
     progress: Callable[[str], None],
+    version_table: Shape | None = None,
 ) -> Plan:
-    """The plan that writes `model` (version `version_id`'s definition) over the live table."""
+    """The plan that writes `model` (version `version_id`'s definition, read from `version_table`,
+    Glue's shape of it) over the live table."""
     assert model.name is not None
     address = f"{database}.{model.name}"
     targets = Targets.parse([address])
     plan = make_plan(with_table(project, database, model), connection, targets, progress)
+    live = connection.catalog.table(database, model.name)
+    if version_table is not None and live is not None:
+        plan = _without_later_fields(plan, address, live, version_table, tuple(project.config.ignore_parameters))
     note = f"rolls {address} back to its Glue version {version_id}"
     return dataclasses.replace(plan, notes=(note, *plan.notes))
+
+
+# Keys a version can lack that a later one added: the plan compares only what a file declares, so a
+# rollback removes them itself, or the table would keep them and not equal the version.
+_OPTIONAL_TOP = {
+    "Description": "description", "Owner": "owner", "Retention": "retention",
+    "ViewOriginalText": "view_original_text", "ViewExpandedText": "view_expanded_text", "TargetTable": "target_table",
+}  # fmt: skip
+_PARAMETER_MAPS = (
+    ("parameters", ("Parameters",)),
+    ("storage_parameters", ("StorageDescriptor", "Parameters")),
+    ("serde.parameters", ("StorageDescriptor", "SerdeInfo", "Parameters")),
+)
+
+
+def _without_later_fields(plan: Plan, address: str, live: Shape, version: Shape, ignore: tuple[str, ...]) -> Plan:
+    """The plan's table update (or a new one) also removing what the live table holds and the version
+    lacks: parameters (an engine's volatile ones and `ignore_parameters` kept), a description, view
+    texts. A replace or another kind's change is left as planned."""
+    found = next((c for c in plan.changes if c.kind == "table" and c.address == address), None)
+    if found is not None and (found.action is not Action.UPDATE or found.format not in ("hive", "view")):
+        return plan
+    desired = copy.deepcopy(found.desired if found and found.desired else carry_over(live, TABLE_INPUT_KEYS, live))
+    removed: list[FieldDiff] = []
+    for key, label in _OPTIONAL_TOP.items():
+        if key in live and key not in version and key in desired:
+            removed.append(FieldDiff(label, live[key], None))
+            del desired[key]
+    for label, path in _PARAMETER_MAPS:
+        held, kept, wanted = _at(live, path), _at(version, path), _at(desired, path)
+        for key in sorted(set(held) - set(kept)):
+            if key in wanted and not is_volatile(key, ignore):
+                removed.append(FieldDiff(f"{label}.{key}", held[key], None))
+                del wanted[key]
+    if not removed:
+        return plan
+    if found is None:
+        change = Change(address, "table", Action.UPDATE, address.split(".", 1)[0], live["Name"], desired,
+                        tuple(removed), live_version=live.get("VersionId"))  # fmt: skip
+        return dataclasses.replace(plan, changes=(*plan.changes, change))
+    change = dataclasses.replace(found, desired=desired, diffs=(*found.diffs, *removed))
+    return dataclasses.replace(plan, changes=tuple(change if c is found else c for c in plan.changes))
+
+
+def _at(shape: Shape, path: tuple[str, ...]) -> dict[str, Any]:
+    """The mapping at `path` inside `shape` (the same object, so removing from it edits `shape`)."""
+    for key in path:
+        inner = shape.get(key)
+        if not isinstance(inner, dict):
+            return {}
+        shape = inner
+    return shape
 
 
 @dataclass(frozen=True)

@@ -197,3 +197,29 @@ def test_write_yaml_never_writes_a_secret_value(tmp_path: Path, server: LocalGlu
     assert "s3cr3t" not in result.output and "rotated" not in result.output
     text = (root / "crm/tables/customers.yaml").read_text()
     assert "s3cr3t-value-42" not in text and "${env." in text and "description: Customers" in text
+
+
+def test_rollback_removes_what_later_versions_added(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    """A parameter and a description that only later versions hold (one added by the YAML, one by
+    someone in the console) are removed, so the table equals the version; an engine's volatile
+    parameter stays."""
+    root = _project(tmp_path, server)
+    _apply(root, V1.replace("description: Customers\n", ""))  # version 1: no description
+    _apply(root, V1.replace("description: Customers\n", "").replace("{owner_team: crm}", "{owner_team: crm, pii: yes}"))
+    live = raw_glue.get_table(DatabaseName="crm", Name="customers")["Table"]
+    table_input = {k: live[k] for k in ("Name", "StorageDescriptor", "PartitionKeys", "TableType", "Parameters")}
+    table_input["Description"] = "set in the console"
+    table_input["Parameters"] = {**live["Parameters"], "transient_lastDdlTime": "1700000000"}
+    raw_glue.update_table(DatabaseName="crm", TableInput=table_input)
+
+    rolled = gluecat("rollback", str(root), "crm.customers", "--to-version", "1", "--auto-approve")
+    assert rolled.exit_code == 0, rolled.output
+    assert "parameters.pii" in rolled.output and "description" in rolled.output, rolled.output
+    now = raw_glue.get_table(DatabaseName="crm", Name="customers")["Table"]
+    first = raw_glue.get_table_version(DatabaseName="crm", TableName="customers", VersionId="1")["TableVersion"]
+    assert "Description" not in now
+    assert now["Parameters"].get("transient_lastDdlTime") == "1700000000"  # an engine's, kept
+    volatile = {"transient_lastDdlTime"}
+    assert {k: v for k, v in now["Parameters"].items() if k not in volatile} == {
+        k: v for k, v in first["Table"]["Parameters"].items() if k not in volatile
+    }
