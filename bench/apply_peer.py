@@ -92,7 +92,9 @@ def main() -> None:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
     python = peer_python()
     repo = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "PYTHONPATH": repo, "AWS_DEFAULT_REGION": "us-east-1"}
+    # Bytecode cached as an installed package has it: without, every run would compile gluecat anew.
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = {**inherited, "PYTHONPATH": repo, "AWS_DEFAULT_REGION": "us-east-1"}
     with tempfile.TemporaryDirectory() as tmp, LocalGlue(StrictOptions(latency_ms=options.latency_ms)) as server:
         root = Path(tmp)
         (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")

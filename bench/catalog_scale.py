@@ -149,7 +149,9 @@ def process_cpu(pid: int) -> float:
 def _env() -> dict[str, str]:
     repo = str(Path(__file__).resolve().parents[1])
     paths = [repo, os.environ.get("PYTHONPATH", "")]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "GLUECAT_READ_TIMEOUT": "600"}
+    # Bytecode cached as an installed package has it: without, every run would compile gluecat anew.
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**inherited, "PYTHONPATH": os.pathsep.join(p for p in paths if p), "GLUECAT_READ_TIMEOUT": "600"}
 
 
 def gluecat(*args: str) -> list[str]:
