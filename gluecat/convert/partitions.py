@@ -84,7 +84,9 @@ def own_from_glue(partition: Mapping[str, Any], template: Mapping[str, Any], ign
     differing = {
         key: descriptor[key] if key in descriptor else _unset(template[key])
         for key in sorted((set(descriptor) | set(template)) - set(SKIPPED))
-        if _normal(key, descriptor.get(key)) != _normal(key, template.get(key))
+        # Equal as Glue holds them (most fields of most partitions): no need to normalise.
+        if descriptor.get(key) != template.get(key)
+        and _normal(key, descriptor.get(key)) != _normal(key, template.get(key))
     }
     if differing:
         own["extra"] = {"StorageDescriptor": differing}
