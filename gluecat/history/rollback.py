@@ -21,7 +21,6 @@ from gluecat.changes.model import Action, Change, FieldDiff, Plan
 from gluecat.convert.parameters import is_volatile
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
-from gluecat.kinds.glue_diff import carry_over
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
@@ -103,7 +102,8 @@ def _without_later_fields(plan: Plan, address: str, live: Shape, version: Shape,
     found = next((c for c in plan.changes if c.kind == "table" and c.address == address), None)
     if found is not None and (found.action is not Action.UPDATE or found.format not in ("hive", "view")):
         return plan
-    desired = copy.deepcopy(found.desired if found and found.desired else carry_over(live, TABLE_INPUT_KEYS, live))
+    as_input = {key: live[key] for key in TABLE_INPUT_KEYS if key in live}  # the live table, writable
+    desired = copy.deepcopy(found.desired if found and found.desired else as_input)
     removed: list[FieldDiff] = []
     for key, label in _OPTIONAL_TOP.items():
         if key in live and key not in version and key in desired:

@@ -223,3 +223,18 @@ def test_rollback_removes_what_later_versions_added(tmp_path: Path, server: Loca
     assert {k: v for k, v in now["Parameters"].items() if k not in volatile} == {
         k: v for k, v in first["Table"]["Parameters"].items() if k not in volatile
     }
+
+
+def test_rollback_of_a_table_glue_holds_without_parameters(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    """A table made elsewhere with no Parameters at all (the key absent, not empty) rolls back too."""
+    root = _project(tmp_path, server)
+    _apply(root, V1)
+    descriptor = {"Columns": [{"Name": "id", "Type": "bigint"}], "Location": "s3://lake/crm/bare"}
+    raw_glue.create_table(DatabaseName="crm", TableInput={"Name": "bare", "StorageDescriptor": descriptor})
+    raw_glue.update_table(
+        DatabaseName="crm", TableInput={"Name": "bare", "StorageDescriptor": descriptor, "Description": "later"}
+    )
+    rolled = gluecat("rollback", str(root), "crm.bare", "--to-version", "1", "--auto-approve")
+    assert rolled.exit_code == 0, rolled.output
+    assert "unexpected error" not in rolled.output
+    assert "Description" not in raw_glue.get_table(DatabaseName="crm", Name="bare")["Table"]
