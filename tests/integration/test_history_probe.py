@@ -97,21 +97,7 @@ def test_a_one_row_snapshot_says_1_row(tmp_path: Path, server: LocalGlue, lake_b
 def test_ctrl_c_while_pruning_finishes_the_call_in_flight_and_says_what_was_deleted(
     tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: Any
 ) -> None:
-    root = _applied(tmp_path, server)
-    live = raw_glue.get_table(DatabaseName="sales", Name="orders")["Table"]
-    shape = {k: live[k] for k in ("Name", "StorageDescriptor", "TableType")}
-    for number in range(250):
-        raw_glue.update_table(DatabaseName="sales", TableInput={**shape, "Description": f"update {number}"})
-    original = Glue.delete_table_versions
-
-    def interrupted(self: Glue, database: str, table: str, ids: Any, progress: Callable[[int], bool]) -> Any:
-        def heard(count: int) -> bool:
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the first batch's answer is read
-            return progress(count)
-
-        return original(self, database, table, ids, heard)
-
-    monkeypatch.setattr(Glue, "delete_table_versions", interrupted)
+    root = _updated_then_ctrl_c_while_deleting(tmp_path, server, raw_glue, monkeypatch, updates=250)
     result = gluecat("prune-versions", str(root), "--keep", "10", "--auto-approve")
     assert result.exit_code == 130, result.output
     assert "Deleted 100 versions in 1 call." in result.output and "run prune-versions again" in result.output
@@ -123,21 +109,30 @@ def test_ctrl_c_while_pruning_finishes_the_call_in_flight_and_says_what_was_dele
 def test_ctrl_c_during_the_last_batch_is_a_finished_prune(
     tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: Any
 ) -> None:
+    root = _updated_then_ctrl_c_while_deleting(tmp_path, server, raw_glue, monkeypatch, updates=20)
+    result = gluecat("prune-versions", str(root), "--keep", "10", "--auto-approve")
+    assert "Deleted 11 versions in 1 call." in result.output and "Interrupted" not in result.output
+    assert result.exit_code == 0, result.output
+
+
+def _updated_then_ctrl_c_while_deleting(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: Any, updates: int
+) -> Path:
+    """An applied project whose table was updated `updates` times; Ctrl-C arrives as each
+    BatchDeleteTableVersion answer is read."""
     root = _applied(tmp_path, server)
     live = raw_glue.get_table(DatabaseName="sales", Name="orders")["Table"]
     shape = {k: live[k] for k in ("Name", "StorageDescriptor", "TableType")}
-    for number in range(20):
+    for number in range(updates):
         raw_glue.update_table(DatabaseName="sales", TableInput={**shape, "Description": f"update {number}"})
     original = Glue.delete_table_versions
 
     def interrupted(self: Glue, database: str, table: str, ids: Any, progress: Callable[[int], bool]) -> Any:
         def heard(count: int) -> bool:
-            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the only batch's answer is read
+            os.kill(os.getpid(), signal.SIGINT)
             return progress(count)
 
         return original(self, database, table, ids, heard)
 
     monkeypatch.setattr(Glue, "delete_table_versions", interrupted)
-    result = gluecat("prune-versions", str(root), "--keep", "10", "--auto-approve")
-    assert "Deleted 11 versions in 1 call." in result.output and "Interrupted" not in result.output
-    assert result.exit_code == 0, result.output
+    return root
