@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import io
 import json
 import os
@@ -207,6 +208,8 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     lake: lakeformation.LocalLakeFormation  # made below, once Tracking is; saved beside the Glue state
     save_state = (lambda: _save_all(state, indexes, lake, optimizers)) if state is not None else None
     moto = DomainDispatcherApplication(create_backend_app)
+    # moto lists its service packages on disk to route every request; a host's service never changes.
+    moto.get_backend_for_host = functools.lru_cache(maxsize=64)(moto.get_backend_for_host)  # type: ignore[method-assign]
     tracking = Tracking(moto, save_state)
     indexes.on_change = optimizers.on_change = tracking.note_write
     # Lake Formation's grants and LF-tags: the local layer answers them, held to the API reference.
