@@ -127,3 +127,50 @@ def test_lean_listings_keep_glues_errors_and_retries(server: LocalGlue) -> None:
         assert glue.databases() == []
     finally:
         server.configure()
+
+
+def _sent_bodies(client: Any) -> list[bytes]:
+    bodies: list[bytes] = []
+    client.meta.events.register("before-send.glue.*", lambda request, **_: bodies.append(request.body))
+    return bodies
+
+
+def test_lean_partition_batches_send_what_botocore_would_serialise(server: LocalGlue, raw_glue: Any) -> None:
+    import json
+    from datetime import UTC, datetime
+
+    raw_glue.create_database(DatabaseInput={"Name": "lean"})
+    raw_glue.create_table(DatabaseName="lean", TableInput={
+        "Name": "t", "PartitionKeys": [{"Name": "day", "Type": "string"}],
+        "StorageDescriptor": {"Columns": [{"Name": "v", "Type": "int"}], "Location": "s3://b/t/"},
+    })  # fmt: skip
+    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    ours, theirs = _sent_bodies(glue.client), _sent_bodies(raw_glue)
+    batches = [
+        [{"Values": [f"{day}"], "StorageDescriptor": {"Location": f"s3://b/t/day={day}/"}, "Parameters": {"k": "é"}}
+         for day in range(first, first + 3)]
+        for first in (0, 10)
+    ]  # fmt: skip
+    dated = [{"Values": ["20"], "LastAccessTime": datetime(2024, 1, 2, tzinfo=UTC)}]
+    for client, batch in ((glue.client, batches[0]), (raw_glue, batches[1]), (glue.client, dated)):
+        answer = client.batch_create_partition(DatabaseName="lean", TableName="t", PartitionInputList=batch)
+        assert not answer.get("Errors")
+    assert batches[0][0]["Values"] == ["0"]  # the caller's list is left as it was
+    assert json.loads(ours[0]) == {"DatabaseName": "lean", "TableName": "t", "PartitionInputList": batches[0]}
+    assert json.loads(theirs[0])["PartitionInputList"] == batches[1]  # botocore's own, for the same shape
+    assert json.loads(ours[1])["PartitionInputList"][0]["LastAccessTime"] == 1704153600  # a datetime: botocore's path
+    server.configure(throttle_rate=0.6)  # a retried batch is signed again with the whole body
+    try:
+        deleted = glue.client.batch_delete_partition(
+            DatabaseName="lean", TableName="t", PartitionsToDelete=[{"Values": ["0"]}, {"Values": ["1"]}]
+        )
+    finally:
+        server.configure()
+    assert not deleted.get("Errors")
+    assert {json.dumps(json.loads(body)) for body in ours[2:]} == {
+        json.dumps(
+            {"DatabaseName": "lean", "TableName": "t", "PartitionsToDelete": [{"Values": ["0"]}, {"Values": ["1"]}]}
+        )
+    }
+    left = raw_glue.get_partitions(DatabaseName="lean", TableName="t")["Partitions"]
+    assert sorted(p["Values"][0] for p in left) == ["10", "11", "12", "2", "20"]
