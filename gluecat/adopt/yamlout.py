@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no type hints
 from pydantic import BaseModel
-from ruamel.yaml import YAML
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString
+
+from gluecat.project.yamlparse import resolve_plain
 
 KEY_ORDER = (
     "name", "description", "format", "dialect", "kind", "table_type", "location", "storage", "input_format",
@@ -23,29 +23,49 @@ KEY_ORDER = (
 
 def _ordered(value: Any) -> Any:
     if isinstance(value, dict):
-        rank = {key: index for index, key in enumerate(KEY_ORDER)}
+        rank = _RANK
         keys = sorted(value, key=lambda k: (rank.get(k, len(rank)), k))
         nested_in_free_mapping = not any(k in rank for k in value)
         if nested_in_free_mapping:  # parameters, properties, extra: sort plainly
             keys = sorted(value)
-        return {_scalar(k) if isinstance(k, str) else k: _ordered(value[k]) for k in keys}
+        return {k: _ordered(value[k]) for k in keys}
     if isinstance(value, list):
         return [_ordered(v) for v in value]
-    if isinstance(value, str):
-        return _scalar(value)
     return value
 
 
-def _scalar(text: str) -> str:
-    r"""Text in a style that reads back as it is: a block literal for printable lines; double quotes,
+_RANK = {key: index for index, key in enumerate(KEY_ORDER)}
+
+
+def _style(text: str) -> str | None:
+    r"""A style that reads back as it is: a block literal for printable lines; double quotes,
     where YAML escapes what it holds, for any other character (a control character, `\r`, NEL or a
-    Unicode line separator, which other styles would fold or refuse)."""
-    styled: str = text
+    Unicode line separator, which other styles would fold or refuse); else plain where YAML reads
+    it back as the same text, quoted where not (the emitter decides)."""
     if not all(line.isprintable() for line in text.replace("\t", " ").split("\n")):
-        styled = DoubleQuotedScalarString(text)
-    elif "\n" in text:
-        styled = LiteralScalarString(text)
-    return styled
+        return '"'
+    if "\n" in text:
+        return "|"
+    if text and resolve_plain(text) is not text:
+        return "'"  # plain, gluecat (YAML 1.2's core schema) would read a number, bool or null
+    return None  # plain unless YAML 1.1 readers would not read it as this text (PyYAML decides)
+
+
+class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hints
+    """Block style, sequences indented under their key, text styled by `_style`, `key: null`."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+    def represent_str(self, data: str) -> Any:
+        return self.represent_scalar("tag:yaml.org,2002:str", data, style=_style(data))
+
+    def represent_none(self, data: None) -> Any:
+        return self.represent_scalar("tag:yaml.org,2002:null", "null")
+
+
+_Dumper.add_representer(str, _Dumper.represent_str)
+_Dumper.add_representer(type(None), _Dumper.represent_none)
 
 
 def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str, Any]:
@@ -55,17 +75,8 @@ def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str,
     return data
 
 
-def _null(representer: Any, _: None) -> Any:
-    """`key: null`, not `key:`, so an explicit null reads as one."""
-    return representer.represent_scalar("tag:yaml.org,2002:null", "null")
-
-
 def dump(data: dict[str, Any], header: str = "") -> str:
-    yaml = YAML(typ="rt")
-    yaml.default_flow_style = False
-    yaml.width = 4096
-    yaml.indent(mapping=2, sequence=4, offset=2)
-    yaml.representer.add_representer(type(None), _null)
-    buffer = io.StringIO()
-    yaml.dump(_ordered(data), buffer)
-    return header + buffer.getvalue()
+    text: str = yaml.dump(
+        _ordered(data), Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=4096
+    )
+    return header + text

@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from gluecat.adopt.catalog import HEADER
-from gluecat.adopt.refs import References
+from gluecat.adopt.refs import References, is_secret
 from gluecat.adopt.yamlout import dump
 from gluecat.project.interpolate import Context, interpolate
 from gluecat.project.source import read_yaml
@@ -38,6 +38,7 @@ def _read_back(tmp_path: Path, data: dict[str, Any]) -> Any:
 def test_any_text_import_writes_reads_back_the_same(
     tmp_path_factory: Any, description: str, key: str, value: str
 ) -> None:
+    assume(not is_secret(key, value))  # written as `${env.NAME}` by design (test_hardening_secrets.py)
     tmp_path = tmp_path_factory.mktemp("yaml")
     data = {"description": description, "parameters": {key: value}}
     assert _read_back(tmp_path, data) == data
