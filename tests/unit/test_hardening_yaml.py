@@ -42,3 +42,16 @@ def test_any_text_import_writes_reads_back_the_same(
     tmp_path = tmp_path_factory.mktemp("yaml")
     data = {"description": description, "parameters": {key: value}}
     assert _read_back(tmp_path, data) == data
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(values, st.sampled_from(["on", "off", "yes", "No", "y", "1:30:00", "1e3", "0o17", "-0x1F", "1_000", ".inf", "~", "null", "2024-01-01"])))  # fmt: skip
+def test_import_yaml_reads_as_text_in_yaml_1_1_and_1_2_readers(text: str) -> None:
+    """Another tool reading the files (PyYAML and most Python scripts: YAML 1.1) reads the same text."""
+    import yaml
+
+    from gluecat.project.yamlparse import parse
+
+    written = dump({"description": text, "parameters": {"k": text}})
+    assert parse(written).data == {"description": text, "parameters": {"k": text}}
+    assert yaml.safe_load(written) == {"description": text, "parameters": {"k": text}}
