@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -75,21 +76,15 @@ class PartitionFolder:
 
 
 def _fold_group(keys: Sequence[str], group: _Group) -> list[dict[str, Any]]:
-    default_placed = sorted(group.default_placed)
+    distinct = set(group.default_placed)  # one table's values are unique in Glue
     custom = [
         {"values": dict(zip(keys, values, strict=True)), "location": location}
         for values, location in sorted(group.custom)
     ]
-    items: list[dict[str, Any]] = []
-    axes = [sorted({values[i] for values in default_placed}) for i in range(len(keys))]
-    product_size = 1
-    for axis in axes:
-        product_size *= len(axis)
-    if default_placed and product_size == len(set(default_placed)):
-        items.append({"expand": {key: fold_axis(axis) for key, axis in zip(keys, axes, strict=True)}})
-    else:
-        items += [{"values": dict(zip(keys, values, strict=True))} for values in default_placed]
-    return items + custom
+    axes = [sorted(set(column)) for column in zip(*distinct, strict=True)]
+    if distinct and math.prod(len(axis) for axis in axes) == len(distinct):  # the cross product: no sort of them all
+        return [{"expand": {key: fold_axis(axis) for key, axis in zip(keys, axes, strict=True)}}, *custom]
+    return [{"values": dict(zip(keys, values, strict=True))} for values in sorted(distinct)] + custom
 
 
 def fold_axis(values: list[str]) -> Any:

@@ -15,12 +15,11 @@ from gluecat.adopt.yamlout import model_data
 from gluecat.backends.base import Catalog, Shape
 from gluecat.backends.connect import Connection
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, live_sort, live_spec
-from gluecat.backends.iceberg_types import type_text
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.hive import hive_table_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.convert.partition_index import indexes_from_glue
-from gluecat.convert.partitions import own_from_glue
+from gluecat.convert.partitions import OwnReader
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
@@ -138,15 +137,11 @@ def _partitions(
     lock (parallel segments describe theirs at once) and then dropped."""
     template = live.get("StorageDescriptor") or {}
     folder = PartitionFolder(keys, template.get("Location"))
+    own_of = OwnReader(template, ignore)
 
     def fold(page: list[Shape]) -> None:
         described = [
-            (
-                tuple(p["Values"]),
-                (p.get("StorageDescriptor") or {}).get("Location", ""),
-                own_from_glue(p, template, ignore),
-            )
-            for p in page
+            (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_of(p)) for p in page
         ]
         folder.add(described)
 
@@ -155,6 +150,8 @@ def _partitions(
 
 
 def _iceberg(connection: Connection, live: Shape) -> IcebergTable:
+    from gluecat.backends.iceberg_types import type_text  # pyiceberg: loaded for Iceberg tables alone
+
     location = (live.get("Parameters") or {}).get("metadata_location")
     if not location:
         raise NotModelled("registered as Iceberg, but Glue holds no metadata_location for it")

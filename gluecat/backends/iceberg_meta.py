@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pyiceberg.table.metadata import TableMetadata
+if TYPE_CHECKING:  # pyiceberg is loaded only where an Iceberg table is read
+    from pyiceberg.table.metadata import TableMetadata
 
 Op = dict[str, Any]
 COMMENT = "comment"  # the Iceberg table property Spark and Trino use for a table's description

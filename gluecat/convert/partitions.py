@@ -72,25 +72,53 @@ def own_differs(own: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
 def own_from_glue(partition: Mapping[str, Any], template: Mapping[str, Any], ignore: Iterable[str] = ()) -> Shape:
     """The entry keys (`parameters`, `storage_parameters`, `extra`) that rebuild a live partition
     from its table's storage descriptor; empty when it holds nothing of its own."""
-    patterns = tuple(ignore)
-    own: Shape = {}
-    parameters = managed(partition.get("Parameters") or {}, patterns)
-    if parameters:
-        own["parameters"] = parameters
-    descriptor = partition.get("StorageDescriptor") or {}
-    mine = managed(descriptor.get("Parameters") or {}, patterns)
-    if mine != managed(template.get("Parameters") or {}, patterns):
-        own["storage_parameters"] = mine
-    differing = {
-        key: descriptor[key] if key in descriptor else _unset(template[key])
-        for key in sorted((set(descriptor) | set(template)) - set(SKIPPED))
-        # Equal as Glue holds them (most fields of most partitions): no need to normalise.
-        if descriptor.get(key) != template.get(key)
-        and _normal(key, descriptor.get(key)) != _normal(key, template.get(key))
-    }
-    if differing:
-        own["extra"] = {"StorageDescriptor": differing}
-    return own
+    return OwnReader(template, ignore)(partition)
+
+
+class OwnReader:
+    """`own_from_glue` for one table's many partitions: the table's side is worked out once, and a
+    partition whose descriptor fields equal the table's as Glue holds them (most of them) is not
+    compared field by field."""
+
+    def __init__(self, template: Mapping[str, Any], ignore: Iterable[str] = ()) -> None:
+        self._template = template
+        self._patterns = tuple(ignore)
+        self._template_parameters = managed(template.get("Parameters") or {}, self._patterns)
+        self._fields = {key: value for key, value in template.items() if key not in SKIPPED}
+
+    def __call__(self, partition: Mapping[str, Any]) -> Shape:
+        own: Shape = {}
+        raw = partition.get("Parameters")
+        parameters = managed(raw, self._patterns) if raw else {}
+        if parameters:
+            own["parameters"] = parameters
+        descriptor = partition.get("StorageDescriptor") or {}
+        raw = descriptor.get("Parameters")
+        mine = managed(raw, self._patterns) if raw else {}
+        if mine != self._template_parameters:
+            own["storage_parameters"] = mine
+        if self._fields_differ(descriptor):
+            template = self._template
+            differing = {
+                key: descriptor[key] if key in descriptor else _unset(template[key])
+                for key in sorted((set(descriptor) | set(template)) - set(SKIPPED))
+                if descriptor.get(key) != template.get(key)
+                and _normal(key, descriptor.get(key)) != _normal(key, template.get(key))
+            }
+            if differing:
+                own["extra"] = {"StorageDescriptor": differing}
+        return own
+
+    def _fields_differ(self, descriptor: Mapping[str, Any]) -> bool:
+        fields = self._fields
+        mentioned = 0
+        for key, value in descriptor.items():
+            if key in SKIPPED:
+                continue
+            if key not in fields or fields[key] != value:
+                return True
+            mentioned += 1
+        return mentioned != len(fields)
 
 
 def _normal(key: str, value: Any) -> Any:

@@ -12,11 +12,12 @@ from tests.integration.helpers import ORDERS, SALES_DB, write_project
 PROBE = """
 import sys
 import gluecat.cli.app, gluecat.cli.planning, gluecat.cli.validate, gluecat.plan.live, gluecat.plan.diff, gluecat.apply.run
+import gluecat.cli.importing, gluecat.adopt.catalog
 print(",".join(sorted({name.split(".")[0] for name in sys.modules} & {"pyiceberg", "deltalake", "moto"})))
 """
 
 
-def test_plan_validate_and_apply_modules_load_without_pyiceberg_deltalake_or_moto() -> None:
+def test_plan_validate_apply_and_import_modules_load_without_pyiceberg_deltalake_or_moto() -> None:
     loaded = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == ""
 
