@@ -27,6 +27,7 @@ from botocore.exceptions import (
 )
 
 from gluecat.errors import GluecatError
+from gluecat.project.regions import known_regions
 
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 20.0
@@ -115,15 +116,6 @@ def check_region(region: str) -> None:
     # A well-formed name botocore does not know may be a region newer than this botocore.
 
 
-def known_regions() -> set[str]:
-    session = boto3.Session()
-    return {
-        region
-        for partition in session.get_available_partitions()
-        for region in session.get_available_regions("glue", partition_name=partition)
-    }
-
-
 def open_session(profile: str | None, region: str | None) -> boto3.Session:
     """A session whose profile exists, whose region is known and which has credentials."""
     try:
@@ -134,7 +126,8 @@ def open_session(profile: str | None, region: str | None) -> boto3.Session:
             f"AWS profile {profile or os.environ.get('AWS_PROFILE')!r} not found: fix {where},"
             " or add the profile to ~/.aws/config (list them with `aws configure list-profiles`)"
         ) from None
-    session = boto3.Session(profile_name=profile, region_name=session_region(session, region))
+    # The session's own region setting: a second session would read the AWS configuration again.
+    session._session.set_config_variable("region", session_region(session, region))
     if session.get_credentials() is None:
         raise GluecatError(f"no AWS credentials found: {CREDENTIALS_FIX}")
     return session
