@@ -27,7 +27,7 @@ MAX_PARAMETER_VALUE_BYTES = 512_000
 class Strict(BaseModel):
     """Frozen, and unknown keys are errors (the loader adds a did-you-mean)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
 
 
 def byte_length(text: str) -> int:
