@@ -214,22 +214,38 @@ _SCALARS = (int, float, bool, type(None))
 
 
 def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` with `change` applied to every string in it; what holds no changed string is returned
+    as it is (a plan of a million partitions is walked, not copied)."""
     kind = type(value)  # exact types first: a plan of a million partitions passes here a few million times
     if kind is str:
-        return change(value)
+        changed = change(value)
+        return value if changed == value else changed
     if kind in _SCALARS:
         return value
     if isinstance(value, str) and not isinstance(value, Enum):
         return change(value)
     if isinstance(value, dict):
-        return {key: _map_strings(item, change) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_map_strings(item, change) for item in value]
-    if isinstance(value, tuple):
-        return tuple([_map_strings(item, change) for item in value])
+        copy: dict[Any, Any] | None = None
+        for key, item in value.items():
+            mapped = _map_strings(item, change)
+            if mapped is not item:
+                if copy is None:
+                    copy = dict(value)
+                copy[key] = mapped
+        return value if copy is None else copy
+    if isinstance(value, list | tuple):
+        items = [_map_strings(item, change) for item in value]
+        if all(new is old for new, old in zip(items, value, strict=True)):
+            return value
+        return items if isinstance(value, list) else tuple(items)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        updates = {name: _map_strings(getattr(value, name), change) for name in _init_fields(kind)}
-        return dataclasses.replace(value, **updates)
+        updates = {}
+        for name in _init_fields(kind):
+            item = getattr(value, name)
+            mapped = _map_strings(item, change)
+            if mapped is not item:
+                updates[name] = mapped
+        return dataclasses.replace(value, **updates) if updates else value
     return value
 
 
