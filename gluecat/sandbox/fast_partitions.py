@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 TIMESTAMP_KEYS = ("CreationTime", "LastAccessTime", "LastAnalyzedTime")
@@ -31,6 +32,10 @@ def partition_json(partition: Any) -> dict[str, Any]:
     return answer
 
 
+def _utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)  # naive UTC, as moto keeps its times
+
+
 def _parsed_body(response: Any) -> dict[str, Any]:
     parsed: dict[str, Any] = json.loads(response.body)
     return parsed
@@ -38,6 +43,7 @@ def _parsed_body(response: Any) -> dict[str, Any]:
 
 def install() -> None:
     """Answer GetPartitions in this process's moto with the direct serialization."""
+    from moto.glue import models as glue_models
     from moto.glue.responses import GlueResponse
 
     def get_partitions(self: Any) -> str:
@@ -52,3 +58,5 @@ def install() -> None:
     parameters = functools.cached_property(_parsed_body)
     parameters.__set_name__(GlueResponse, "parameters")
     setattr(GlueResponse, "parameters", parameters)  # noqa: B010
+    # moto's clock imports `datetime.UTC` at every call, once for every partition it creates.
+    setattr(glue_models, "utcnow", _utcnow)  # noqa: B010
