@@ -184,16 +184,13 @@ def unsaved_message(reason: str) -> str:
 
 
 def serve(options: StrictOptions, port: int, state: Path | None, region: str) -> None:
-    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
     from werkzeug.serving import make_server
 
     from gluecat.sandbox import persist
+    from gluecat.sandbox.http_handler import KeepAliveHandler
     from gluecat.sandbox.partition_indexes import BACKFILL_SECONDS, PartitionIndexStore
     from gluecat.sandbox.tracking import Tracking
-
-    class QuietHandler(MotoRequestHandler):
-        def log_request(self, *args: object) -> None:
-            pass
 
     fast_partitions.install()
     indexes = PartitionIndexStore(BACKFILL_SECONDS)
@@ -221,7 +218,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     strict = lake
     try:
         with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
-            server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=QuietHandler)
+            server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=KeepAliveHandler)
     except (OSError, SystemExit):
         _announce(f"ERROR port {port} on 127.0.0.1 is in use by another program: stop it, or pass --port")
         return
