@@ -13,9 +13,10 @@ holds the two paths equal field for field.
 from __future__ import annotations
 
 import functools
-import json
 from datetime import UTC, datetime
 from typing import Any
+
+from gluecat.sandbox import fastjson
 
 TIMESTAMP_KEYS = ("CreationTime", "LastAccessTime", "LastAnalyzedTime")
 
@@ -37,7 +38,7 @@ def _utcnow() -> datetime:
 
 
 def _parsed_body(response: Any) -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(response.body)
+    parsed: dict[str, Any] = fastjson.loads(response.body)
     return parsed
 
 
@@ -50,7 +51,7 @@ def install() -> None:
         partitions = self.glue_backend.get_partitions(
             self.parameters.get("DatabaseName"), self.parameters.get("TableName"), self.parameters.get("Expression")
         )
-        return json.dumps({"Partitions": [partition_json(p) for p in partitions]})
+        return fastjson.dumps({"Partitions": [partition_json(p) for p in partitions]}).decode()
 
     setattr(GlueResponse, "get_partitions", get_partitions)  # noqa: B010  (mypy refuses assigning a method)
     # moto parses the request body anew at every `self.parameters`: three times for each

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.sandbox import partition_indexes, versions
+from gluecat.sandbox import fastjson, partition_indexes, versions
 from gluecat.sandbox.optimizers import OPTIMIZER_CALLS, OptimizerStore
 from gluecat.sandbox.segments import SegmentSplits
 
@@ -112,7 +112,7 @@ class StrictGlue:
         if not target.startswith("AWSGlue."):
             return self.app(environ, start_response)
         operation = target.split(".", 1)[1]
-        body = json.loads(_read_body(environ) or b"{}")
+        body = fastjson.loads(_read_body(environ) or b"{}")
         batch_write = operation in PARTITION_BATCH_WRITES
         with self._lock:
             self.calls[operation] += 1
@@ -187,7 +187,7 @@ class StrictGlue:
         return self._forward(operation, body, environ)
 
     def _forward(self, operation: str, body: dict[str, Any], environ: dict[str, Any]) -> _Response:
-        payload = json.dumps(body).encode()
+        payload = fastjson.dumps(body)
         inner = dict(environ)
         inner["wsgi.input"] = io.BytesIO(payload)
         inner["CONTENT_LENGTH"] = str(len(payload))
