@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 
@@ -58,17 +57,28 @@ def partition_location(table_location: str, keys: Sequence[str], values: Sequenc
 
 
 class PartitionPaths:
-    """`partition_location` for one table's many partitions: keys escaped once, and each value once
-    (a million partitions hold a few thousand distinct values per key)."""
+    """`partition_location` for one table's many partitions: keys escaped once, and each value's
+    `key=value/` segment once (a million partitions hold a few thousand distinct values per key)."""
+
+    MAX_REMEMBERED = 1 << 16  # segments kept per key; a key of a million distinct values starts over
 
     def __init__(self, table_location: str, keys: Sequence[str]) -> None:
-        self._base = table_location.rstrip("/")
+        self._base = table_location.rstrip("/") + "/"
         self._prefixes = tuple(f"{escape_path_name(key)}=" for key in keys)
-        self._escape = functools.lru_cache(maxsize=1 << 16)(escape_path_name)
+        self._segments: tuple[dict[str, str], ...] = tuple({} for _ in keys)
 
     def of(self, values: Sequence[str]) -> str:
-        escape = self._escape
-        return "/".join([self._base, *[p + escape(v) for p, v in zip(self._prefixes, values, strict=True)]]) + "/"
+        if len(values) != len(self._segments):
+            raise ValueError(f"{len(values)} partition values for {len(self._segments)} partition keys")
+        try:
+            return self._base + "".join(map(dict.__getitem__, self._segments, values))
+        except KeyError:
+            for prefix, segments, value in zip(self._prefixes, self._segments, values, strict=True):
+                if value not in segments:
+                    if len(segments) >= self.MAX_REMEMBERED:
+                        segments.clear()
+                    segments[value] = f"{prefix}{escape_path_name(value)}/"
+            return self._base + "".join(map(dict.__getitem__, self._segments, values))
 
 
 def slashless(location: str | None) -> str | None:

@@ -55,16 +55,17 @@ class DeclaredPartitions:
 
     def wanted(self, values: Values) -> tuple[str, Shape | None] | None:
         """Where a declared partition belongs and what it holds of its own; None when not declared."""
-        if values in self._explicit:
-            explicit, own = self._explicit[values]
+        declared = self._explicit.get(values)
+        if declared is not None:
+            explicit, own = declared
             return self.location(values, explicit), own
         if len(values) == len(self.keys):
             for tests, own in self._generators:
-                for test, value in zip(tests, values, strict=True):
+                for test, value in zip(tests, values):  # noqa: B905  (lengths checked above; a million calls)
                     if not test(value):
                         break
                 else:
-                    return self.location(values, None), own
+                    return self._paths.of(values), own
         return None
 
     def location(self, values: Values, explicit: str | None) -> str:
@@ -151,7 +152,8 @@ class LivePartitions:
                 self.seen.add(values)
                 wanted, own = found
                 live = location_of(partition)
-                if slashless(live) != slashless(wanted) or (own and own_differs(own, partition)):
+                moved = live != wanted and slashless(live) != slashless(wanted)  # equal as written: most of them
+                if moved or (own and own_differs(own, partition)):
                     self.moved[values] = Moved(live, partition_input_of(partition))
 
     def incomplete(self) -> list[Values]:
