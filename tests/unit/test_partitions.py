@@ -2,9 +2,12 @@ from __future__ import annotations
 
 import textwrap
 from collections import deque
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from gluecat.model import HiveTable, PartitionGenerator, Range
@@ -102,3 +105,26 @@ def test_impossible_dates_are_refused_with_the_format_to_use() -> None:
     for text in ("2024-02-30", "2024-13", "2024-03-05T25", "2024-03-05 07"):
         with pytest.raises(ValidationError, match="is not a date: write it as YYYY-MM-DD"):
             Range(start=text, end="2025-01-01")
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    unit=st.sampled_from(["int", "hour", "day", "month", "year"]),
+    start=st.datetimes(min_value=datetime(2019, 1, 1), max_value=datetime(2026, 12, 31)),
+    span_hours=st.integers(min_value=0, max_value=24 * 800),
+    step=st.integers(min_value=1, max_value=9),
+)
+def test_a_range_counts_exactly_the_values_it_yields(unit: str, start: datetime, span_hours: int, step: int) -> None:
+    """A plan that found every declared partition in place skips expanding the generators on the
+    strength of this count, so it must never be below what the range yields."""
+    end = start + timedelta(hours=span_hours)
+    if unit == "int":
+        bounds: dict[str, object] = {"from": start.hour * 7, "to": start.hour * 7 + span_hours // 24}
+    elif unit == "hour":
+        bounds = {"from": start.strftime("%Y-%m-%dT%H"), "to": end.strftime("%Y-%m-%dT%H"), "every": "hour"}
+    else:
+        bounds = {"from": start.date().isoformat(), "to": end.date().isoformat()}
+        if unit != "day":
+            bounds["every"] = unit
+    values = Range.model_validate({**bounds, "step": step})
+    assert values.count() == len(list(values.values()))

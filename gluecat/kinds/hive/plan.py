@@ -20,6 +20,7 @@ from gluecat.kinds.hive.index_diff import index_changes
 from gluecat.kinds.hive.live_partitions import DeclaredPartitions, LivePartitions
 from gluecat.kinds.hive.spark_schema import has_schema_copy, rewritten
 from gluecat.model import CatalogConfig, Database, HiveTable
+from gluecat.model.partitions import partition_count
 from gluecat.project.load import LoadedDatabase, LoadedTable
 
 Shape = dict[str, Any]
@@ -151,7 +152,10 @@ def _partition_changes(
         prune = False
     # The generators expand once, here; the live side is what the pages left behind.
     declared = DeclaredPartitions(model.partitions or [], keys, location)
-    for values, explicit, own in declared:
+    # Every partition read is a declared one; when as many were found in place as the items can
+    # declare at most, none is missing or moved and the generators need no expanding.
+    all_in_place = live is not None and not live.moved and len(live.seen) == partition_count(model.partitions or [])
+    for values, explicit, own in () if all_in_place else declared:
         if live is None or values not in live.seen:
             creates.append(PartitionWrite(values, declared.location(values, explicit), own=own))
         elif (moved := live.moved.get(values)) is not None:
