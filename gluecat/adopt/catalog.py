@@ -20,6 +20,7 @@ from gluecat.convert.database import database_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.errors import GluecatError
 from gluecat.model import Database, LintPolicy
+from gluecat.project.gcpause import paused_gc
 from gluecat.project.targets import addresses, unmatched
 from gluecat.secrets.files import OutsideRoot, confined, write_inside
 
@@ -111,6 +112,7 @@ class Selection:
                 raise unmatched("--table", text, addresses(live), "in Glue")
 
 
+@paused_gc()  # pages of partitions and tables: millions of short-lived dicts, no cycles among them
 def import_catalog(
     connection: Connection,
     root: Path,
