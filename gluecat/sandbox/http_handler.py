@@ -12,6 +12,7 @@ werkzeug does and closed.
 from __future__ import annotations
 
 import io
+import socket
 
 from moto.moto_server.werkzeug_app import MotoRequestHandler
 
@@ -19,6 +20,12 @@ from moto.moto_server.werkzeug_app import MotoRequestHandler
 class KeepAliveHandler(MotoRequestHandler):
     timeout = 120  # seconds an idle kept-alive connection holds its thread
     _keep_alive = False
+
+    def setup(self) -> None:
+        super().setup()
+        # An answer goes out in several writes (headers, then chunks): on a kept connection Nagle's
+        # algorithm would hold each later write for the client's delayed ACK, 40 ms a call.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_request(self, *args: object) -> None:
         pass
