@@ -3,6 +3,8 @@ first, then breaking ones, each with the findings that say why; safe changes aft
 
 from __future__ import annotations
 
+import itertools
+
 from rich.console import Console
 from rich.markup import escape
 
@@ -78,19 +80,22 @@ def _change(console: Console, change: Change, width: int) -> None:
 
 
 def _partitions(console: Console, group: PartitionChanges) -> None:
-    rows = [(Action.CREATE, w.values, w.location) for w in group.creates]
-    rows += [(Action.UPDATE, w.values, w.change_text) for w in group.updates]
-    rows += [(Action.DELETE, v, "") for v in group.deletes]
-    rows += [(Action.UPDATE, v, "columns and SerDe follow the table") for v in group.follows]
-    for action, values, detail in rows[:PARTITIONS_SHOWN]:
+    rows = itertools.chain(  # only the shown ones are built: a table may add a million partitions
+        ((Action.CREATE, w.values, w.location) for w in group.creates),
+        ((Action.UPDATE, w.values, w.change_text) for w in group.updates),
+        ((Action.DELETE, v, "") for v in group.deletes),
+        ((Action.UPDATE, v, "columns and SerDe follow the table") for v in group.follows),
+    )
+    total = len(group.creates) + len(group.updates) + len(group.deletes) + len(group.follows)
+    for action, values, detail in itertools.islice(rows, PARTITIONS_SHOWN):
         flag = " [bold red](destructive)[/]" if action.destructive else ""
         console.print(
             f"  [{COLOURS[action]}]{action.glyph:>3}[/] {escape(group.address(values))}"
             f"  [dim]{action.value} partition {escape(detail)}[/]{flag}"
         )
-    if len(rows) > PARTITIONS_SHOWN:
+    if total > PARTITIONS_SHOWN:
         updates = len(group.updates) + len(group.follows)
-        more = counted(len(rows) - PARTITIONS_SHOWN, "more partition")
+        more = counted(total - PARTITIONS_SHOWN, "more partition")
         console.print(
             f"      … and {more} of {escape(group.database)}.{escape(group.table)}"
             f" ({len(group.creates):,} create, {updates:,} update, {len(group.deletes):,} delete)"
