@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.sandbox import fastjson, partition_indexes, versions
+from gluecat.sandbox import fast_partitions, fastjson, partition_indexes, versions
 from gluecat.sandbox.optimizers import OPTIMIZER_CALLS, OptimizerStore
 from gluecat.sandbox.segments import SegmentSplits
 
@@ -197,7 +197,11 @@ class StrictGlue:
         def capture(status: str, headers: list[tuple[str, str]], *_: Any) -> None:
             captured["status"], captured["headers"] = int(status.split()[0]), headers
 
-        chunks = b"".join(self.app(inner, capture))
+        if operation in PARTITION_BATCH_WRITES:  # moto takes the parsed body as it is: no second parse
+            with fast_partitions.parsed_body(payload, body):
+                chunks = b"".join(self.app(inner, capture))
+        else:
+            chunks = b"".join(self.app(inner, capture))
         return _Response(captured["status"], captured["headers"], chunks)
 
     def _forwarder(self, environ: dict[str, Any]) -> versions.Forward:
