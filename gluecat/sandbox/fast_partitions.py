@@ -63,7 +63,10 @@ def _parsed_body(response: Any) -> dict[str, Any]:
 
 
 def install() -> None:
-    """Answer GetPartitions in this process's moto with the direct serialization."""
+    """Answer GetPartitions in this process's moto with the direct serialization, and spare moto's
+    request handling the work it repeats for every request."""
+    from moto.core import responses as moto_responses
+    from moto.core import utils as moto_utils
     from moto.glue import models as glue_models
     from moto.glue.responses import GlueResponse
 
@@ -81,3 +84,6 @@ def install() -> None:
     setattr(GlueResponse, "parameters", parameters)  # noqa: B010
     # moto's clock imports `datetime.UTC` at every call, once for every partition it creates.
     setattr(glue_models, "utcnow", _utcnow)  # noqa: B010
+    # moto lists a response class's methods (inspect.getmembers) at every request; they are fixed by now.
+    cached = functools.cache(moto_utils.method_names_from_class)
+    setattr(moto_responses, "method_names_from_class", cached)  # noqa: B010
