@@ -30,6 +30,10 @@ class KeepAliveHandler(MotoRequestHandler):
     def log_request(self, *args: object) -> None:
         pass
 
+    def log_error(self, format: str, *args: object) -> None:
+        if not format.startswith("Request timed out"):  # an idle kept connection, closed as AWS's are
+            super().log_error(format, *args)
+
     def run_wsgi(self) -> None:
         length = self.headers.get("Content-Length", "0")
         self._keep_alive = length.isdigit() and "Transfer-Encoding" not in self.headers and "Expect" not in self.headers
