@@ -7,6 +7,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no type hints
 from pydantic import BaseModel
 
+from gluecat.adopt import yamlfast
 from gluecat.project.yamlparse import resolve_plain
 
 KEY_ORDER = (
@@ -75,8 +76,14 @@ def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str,
     return data
 
 
+_RESOLVER = yamlfast.resolver_of(_Dumper)
+
+
 def dump(data: dict[str, Any], header: str = "") -> str:
-    text: str = yaml.dump(
-        _ordered(data), Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=4096
-    )
+    ordered = _ordered(data)
+    text = yamlfast.dump(ordered, _style, _RESOLVER)
+    if text is None:
+        text = yaml.dump(
+            ordered, Dumper=_Dumper, sort_keys=False, default_flow_style=False, allow_unicode=True, width=4096
+        )
     return header + text
