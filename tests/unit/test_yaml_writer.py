@@ -32,12 +32,17 @@ def _pyyaml(data: dict[str, Any]) -> str:
     )
 
 
+def _direct_is_pyyaml(data: dict[str, Any]) -> bool:
+    """The direct writer leaves `data` to PyYAML, or writes exactly what PyYAML writes."""
+    ordered = yamlout._ordered(data)
+    direct = yamlfast.dump(ordered, yamlout._style, yamlout._RESOLVER)
+    return direct is None or direct == _pyyaml(ordered)
+
+
 @settings(max_examples=1500, deadline=None)
 @given(st.dictionaries(text, values, min_size=1, max_size=6))
 def test_the_direct_writer_writes_what_pyyaml_writes(data: dict[str, Any]) -> None:
-    ordered = yamlout._ordered(data)
-    direct = yamlfast.dump(ordered, yamlout._style, yamlout._RESOLVER)
-    assert direct is None or direct == _pyyaml(ordered)
+    assert _direct_is_pyyaml(data)
 
 
 def test_a_table_file_is_written_directly() -> None:
@@ -73,6 +78,4 @@ plain_values = st.recursive(
 @settings(max_examples=1500, deadline=None)
 @given(st.dictionaries(line, plain_values, min_size=1, max_size=6))
 def test_the_direct_writer_nests_as_pyyaml_does(data: dict[str, Any]) -> None:
-    ordered = yamlout._ordered(data)
-    direct = yamlfast.dump(ordered, yamlout._style, yamlout._RESOLVER)
-    assert direct is None or direct == _pyyaml(ordered)
+    assert _direct_is_pyyaml(data)
