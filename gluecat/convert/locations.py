@@ -63,22 +63,31 @@ class PartitionPaths:
     MAX_REMEMBERED = 1 << 16  # segments kept per key; a key of a million distinct values starts over
 
     def __init__(self, table_location: str, keys: Sequence[str]) -> None:
-        self._base = table_location.rstrip("/") + "/"
+        self.base = table_location.rstrip("/") + "/"
         self._prefixes = tuple(f"{escape_path_name(key)}=" for key in keys)
         self._segments: tuple[dict[str, str], ...] = tuple({} for _ in keys)
+
+    def segment(self, index: int, value: str) -> str:
+        """The `key=value/` segment of the index-th key, both escaped the Hive way."""
+        return f"{self._prefixes[index]}{escape_path_name(value)}/"
 
     def of(self, values: Sequence[str]) -> str:
         if len(values) != len(self._segments):
             raise ValueError(f"{len(values)} partition values for {len(self._segments)} partition keys")
         try:
-            return self._base + "".join(map(dict.__getitem__, self._segments, values))
+            return self.base + "".join(map(dict.__getitem__, self._segments, values))
         except KeyError:
-            for prefix, segments, value in zip(self._prefixes, self._segments, values, strict=True):
+            for index, (segments, value) in enumerate(zip(self._segments, values, strict=True)):
                 if value not in segments:
-                    if len(segments) >= self.MAX_REMEMBERED:
-                        segments.clear()
-                    segments[value] = f"{prefix}{escape_path_name(value)}/"
-            return self._base + "".join(map(dict.__getitem__, self._segments, values))
+                    remember(segments, value, self.segment(index, value))
+            return self.base + "".join(map(dict.__getitem__, self._segments, values))
+
+
+def remember(segments: dict[str, str], value: str, segment: str) -> None:
+    """Keep a value's segment, starting over once a key holds PartitionPaths.MAX_REMEMBERED of them."""
+    if len(segments) >= PartitionPaths.MAX_REMEMBERED:
+        segments.clear()
+    segments[value] = segment
 
 
 def slashless(location: str | None) -> str | None:

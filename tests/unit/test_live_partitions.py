@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from gluecat.changes.fingerprint import fingerprint
+from gluecat.convert.locations import PartitionPaths
 from gluecat.kinds.hive.live_partitions import DeclaredPartitions, LivePartitions
 from gluecat.model import HiveTable
 from gluecat.model.partitions import expand_partitions
@@ -43,20 +46,38 @@ def test_every_expanded_partition_is_declared_where_the_expansion_puts_it() -> N
         assert declared.wanted(values) == (location, None)
 
 
+OFF_GRID = [
+    ("2024-01", "3"),  # not zero-padded as the generator writes it
+    ("2024-01", "004"),  # off the step
+    ("2024-01", "027"),  # past the end
+    ("2024-01", "+03"),
+    ("2024-07", "003"),  # past the date range
+    ("2024-01-01", "003"),  # another spelling of the date
+    ("x", "3"),
+    ("z", "3"),
+    ("2024-01",),  # too few values
+    ("x", "003"),  # each value on an axis, but of different generators
+    ("2024-01", "1"),
+]
+
+
 def test_values_off_the_generators_grid_are_not_declared() -> None:
     declared = _declared()
-    for values in [
-        ("2024-01", "3"),  # not zero-padded as the generator writes it
-        ("2024-01", "004"),  # off the step
-        ("2024-01", "027"),  # past the end
-        ("2024-01", "+03"),
-        ("2024-07", "003"),  # past the date range
-        ("2024-01-01", "003"),  # another spelling of the date
-        ("x", "3"),
-        ("z", "3"),
-        ("2024-01",),  # too few values
-    ]:
+    for values in OFF_GRID:
         assert declared.wanted(values) is None, values
+
+
+def test_values_remembered_from_earlier_partitions_do_not_declare_other_combinations(monkeypatch: Any) -> None:
+    """Each value found on an axis is remembered (its path segment kept); what is remembered,
+    including after a key's memory starts over, never widens what a generator declares."""
+    monkeypatch.setattr(PartitionPaths, "MAX_REMEMBERED", 3)
+    declared = _declared()
+    expanded = [(values, declared.location(values, explicit)) for values, explicit, _ in declared]
+    for _ in range(2):
+        for values, location in expanded:
+            assert declared.wanted(values) == (location, None)
+        for values in OFF_GRID:
+            assert declared.wanted(values) is None, values
 
 
 def test_the_same_partitions_as_expand_partitions() -> None:

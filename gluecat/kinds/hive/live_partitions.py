@@ -8,7 +8,9 @@ declared elsewhere keeps its writable shape (the update carries it over); one
 not declared keeps its fingerprint (a delete under `prune` is re-checked by
 apply). Whether a partition is declared is answered without expanding the
 generators: integer axes by arithmetic, list and date axes by a set of that
-axis's values (the sum of the axes, not their product).
+axis's values (the sum of the axes, not their product); each value found on an
+axis keeps its `key=value/` segment, so the next partition holding it is one
+dictionary lookup per key away from its wanted location.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
-from gluecat.convert.locations import PartitionPaths, slashless
+from gluecat.convert.locations import PartitionPaths, remember, slashless
 from gluecat.convert.partitions import own_differs, own_input
 from gluecat.kinds.hive.impact import Storage
 from gluecat.kinds.hive.partition_drift import Drift, partition_drift
@@ -44,29 +46,43 @@ class DeclaredPartitions:
         self.table_location = table_location
         self._owns = [own_input(item) or None for item in items]  # one per item, shared by its partitions
         self._explicit: dict[Values, tuple[str | None, Shape | None]] = {}
-        self._generators: list[tuple[tuple[Callable[[str], bool], ...], Shape | None]] = []
+        # Per generator: for each key, the segments of the values found on its axis; the axis tests.
+        self._generators: list[tuple[tuple[dict[str, str], ...], tuple[Callable[[str], bool], ...], Shape | None]] = []
         for item, own in zip(items, self._owns, strict=True):
             if isinstance(item, PartitionEntry):
                 self._explicit.setdefault(tuple(item.values[key] for key in keys), (item.location, own))
             else:
-                self._generators.append((tuple(_axis_test(item, key) for key in keys), own))
+                self._generators.append((tuple({} for _ in keys), tuple(_axis_test(item, key) for key in keys), own))
         self.declares_columns = any("Columns" in (own or {}).get("StorageDescriptor", {}) for own in self._owns)
         self._paths = PartitionPaths(table_location, keys)
 
     def wanted(self, values: Values) -> tuple[str, Shape | None] | None:
         """Where a declared partition belongs and what it holds of its own; None when not declared."""
-        declared = self._explicit.get(values)
-        if declared is not None:
-            explicit, own = declared
-            return self.location(values, explicit), own
+        if self._explicit:
+            declared = self._explicit.get(values)
+            if declared is not None:
+                explicit, own = declared
+                return self.location(values, explicit), own
         if len(values) == len(self.keys):
-            for tests, own in self._generators:
-                for test, value in zip(tests, values):  # noqa: B905  (lengths checked above; a million calls)
-                    if not test(value):
-                        break
-                else:
-                    return self._paths.of(values), own
+            base = self._paths.base
+            for known, tests, own in self._generators:
+                try:  # every value already found on its axis: the common case, a lookup per key
+                    return base + "".join(map(dict.__getitem__, known, values)), own
+                except KeyError:
+                    if self._on_axes(known, tests, values):
+                        return base + "".join(map(dict.__getitem__, known, values)), own
         return None
+
+    def _on_axes(
+        self, known: tuple[dict[str, str], ...], tests: tuple[Callable[[str], bool], ...], values: Values
+    ) -> bool:
+        """Whether each value is on its generator axis; the segments of those that are are kept."""
+        for index, (segments, test, value) in enumerate(zip(known, tests, values, strict=True)):
+            if value not in segments:
+                if not test(value):
+                    return False
+                remember(segments, value, self._paths.segment(index, value))
+        return True
 
     def location(self, values: Values, explicit: str | None) -> str:
         """The explicit location, even an empty one (Glue holds partitions without any), else the default."""
