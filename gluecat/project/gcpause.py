@@ -5,6 +5,13 @@ dicts and lists and frees almost none; each allocation burst triggers a
 collection that walks everything built so far, which made collection about
 40% of loading 10,000 table files. Reference counting still frees what is
 dropped; only reference cycles wait until the pause ends.
+
+What the block built and still holds (the project, the live catalog, the
+plan) lives until the command ends, so it is then frozen out of the
+collector's sight (`gc.freeze`): the first collection after the pause
+otherwise walked all of it again: 0.37 s (7%) of a no-change plan against
+200,000 live partitions. Frozen objects are still freed when dropped; only
+garbage cycles made inside the block stay until the process ends.
 """
 
 from __future__ import annotations
@@ -16,11 +23,13 @@ from contextlib import contextmanager
 
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """No cyclic collection inside the block; the collector's earlier state is restored after."""
+    """No cyclic collection inside the block, nor of what it built after; the collector's earlier
+    state is restored after."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was_enabled:
             gc.enable()
