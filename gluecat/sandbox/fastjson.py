@@ -19,6 +19,6 @@ def loads(raw: bytes | str) -> Any:
 
 def dumps(value: Any) -> bytes:
     try:
-        return orjson.dumps(value)
-    except TypeError:  # a key that is not text, a number too large: the standard library writes those
-        return json.dumps(value).encode()
+        return orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATETIME)
+    except TypeError:  # a key that is not text, a number too large, a datetime: written as always
+        return json.dumps(value, default=str).encode()

@@ -100,7 +100,7 @@ class StrictGlue:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("PATH_INFO", "").startswith(CONTROL_PREFIX):
             response = self._control(environ)
-            start_response(f"{response.status} X", response.headers)
+            start_response(f"{response.status} X", _with_length(response))
             return [response.body]
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         if environ.get("PATH_INFO") == "/moto-api/reset":
@@ -130,7 +130,7 @@ class StrictGlue:
         finally:
             with self._lock:
                 self._writes_in_flight -= batch_write
-        start_response(f"{response.status} X", response.headers)
+        start_response(f"{response.status} X", _with_length(response))
         return [response.body]
 
     def _control(self, environ: dict[str, Any]) -> _Response:
@@ -262,7 +262,7 @@ class StrictGlue:
                 response = self._forward(operation, body, environ)
                 if response.status != 200:
                     raise _Refused(response)
-                return list(json.loads(response.body).get(list_key, []))
+                return list(fastjson.loads(response.body).get(list_key, []))
 
             try:
                 if segment is None:
@@ -353,7 +353,13 @@ def _read_body(environ: dict[str, Any]) -> bytes:
 
 def _json(payload: dict[str, Any], status: int = 200) -> _Response:
     headers = [("Content-Type", "application/x-amz-json-1.1")]
-    return _Response(status, headers, json.dumps(payload, default=str).encode())
+    return _Response(status, headers, fastjson.dumps(payload))
+
+
+def _with_length(response: _Response) -> list[tuple[str, str]]:
+    """The headers with the body's length, as Glue sends it (without, the answer went chunked)."""
+    headers = [(name, value) for name, value in response.headers if name.lower() != "content-length"]
+    return [*headers, ("Content-Length", str(len(response.body)))]
 
 
 def _error(code: str, message: str) -> _Response:

@@ -27,8 +27,12 @@ def test_one_connection_carries_many_calls(server: LocalGlue) -> None:
         connection.request("POST", "/", body=body, headers=HEADERS)
         answer = connection.getresponse()
         assert answer.status == 200
-        assert json.loads(answer.read()) == {"DatabaseList": []}
+        text = answer.read()
+        assert json.loads(text) == {"DatabaseList": []}
         assert not answer.will_close
+        # Glue sends each answer's length; without it the answer went chunked, dearer to read.
+        assert answer.getheader("Content-Length") == str(len(text))
+        assert answer.getheader("Transfer-Encoding") is None
     assert connection.sock is not None  # never reopened: http.client reconnects silently otherwise
     connection.close()
 
