@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from gluecat.errors import LiveStateError
-from gluecat.sandbox import fast_partitions, lakeformation
+from gluecat.sandbox import collector, fast_partitions, lakeformation
 from gluecat.sandbox import optimizers as table_optimizers
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 from gluecat.sandbox.tracking import SAVE_PATH
@@ -216,6 +216,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     if state is not None:
         lakeformation.restore(lake, state)
     strict = lake
+    collector.freeze_what_survives()
     try:
         with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
             server = make_server("127.0.0.1", port, strict, threaded=True, request_handler=KeepAliveHandler)
