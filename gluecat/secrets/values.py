@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from enum import Enum
 from typing import Any
 
+import orjson
+
 from gluecat.errors import GluecatError
 
 # `(sensitive:NAME)`, or `(sensitive:NAME@FORM)` where the value was written in another spelling
@@ -182,7 +184,14 @@ def mask_data(value: Any) -> Any:
     def one(text: str) -> str:
         return mask(text.replace(_OPENING, _ESCAPED)) if _names else text.replace(_OPENING, _ESCAPED)
 
-    return _map_strings(value, lambda text: _in_payloads(text, one) if _PAYLOAD_OPENING in text else one(text))
+    with _lock:
+        wholes = list(_names)
+    spellings = [*wholes, *_pattern(_generation[0])[1]]
+    return _map_strings(
+        value,
+        lambda text: _in_payloads(text, one) if _PAYLOAD_OPENING in text else one(text),
+        _needles(_OPENING, _PAYLOAD_OPENING, *spellings),
+    )
 
 
 def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
@@ -196,7 +205,11 @@ def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
         restored = _PLACED.sub(lambda match: _required(env, match["name"], match["form"]), text)
         return restored.replace(_ESCAPED, _OPENING)
 
-    return _map_strings(value, lambda text: one(_in_payloads(text, one) if _PAYLOAD_OPENING in text else text))
+    return _map_strings(
+        value,
+        lambda text: one(_in_payloads(text, one) if _PAYLOAD_OPENING in text else text),
+        _needles(_OPENING, _PAYLOAD_OPENING),
+    )
 
 
 def _required(environ: Mapping[str, str], name: str, form: str | None) -> str:
@@ -213,9 +226,43 @@ def _required(environ: Mapping[str, str], name: str, form: str | None) -> str:
 _SCALARS = (int, float, bool, type(None))
 
 
-def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
+def _needles(*texts: str) -> tuple[bytes, ...] | None:
+    """Each text as it reads inside JSON (None: a text JSON cannot hold, so no list is skipped)."""
+    try:
+        return tuple(orjson.dumps(text)[1:-1] for text in texts)
+    except TypeError:
+        return None
+
+
+_CHUNK = 512  # items of a long list judged at once
+
+
+def _untouched(items: list[Any] | tuple[Any, ...], needles: tuple[bytes, ...]) -> bool:
+    """Whether no string inside `items` holds a needle, judged from their JSON: JSON escapes
+    character by character, so a string holding a text holds it escaped too."""
+    try:
+        written = orjson.dumps(items, default=_as_walked, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return False
+    return not any(needle in written for needle in needles)
+
+
+def _as_walked(value: Any) -> Any:
+    """What `_map_strings` reads of a value orjson does not write itself: subclasses of the
+    containers and of text are read through; anything else holds no string it would change."""
+    if isinstance(value, list | tuple):
+        return list(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, str):
+        return str(value)
+    return None
+
+
+def _map_strings(value: Any, change: Callable[[str], str], needles: tuple[bytes, ...] | None = None) -> Any:
     """`value` with `change` applied to every string in it; what holds no changed string is returned
-    as it is (a plan of a million partitions is walked, not copied)."""
+    as it is (a plan of a million partitions is walked, not copied). `needles`: `change` leaves text
+    holding none of them as it is, so a long list none of whose strings holds one is not walked."""
     kind = type(value)  # exact types first: a plan of a million partitions passes here a few million times
     if kind is str:
         changed = change(value)
@@ -227,14 +274,14 @@ def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
     if isinstance(value, dict):
         copy: dict[Any, Any] | None = None
         for key, item in value.items():
-            mapped = _map_strings(item, change)
+            mapped = _map_strings(item, change, needles)
             if mapped is not item:
                 if copy is None:
                     copy = dict(value)
                 copy[key] = mapped
         return value if copy is None else copy
     if isinstance(value, list | tuple):
-        items = [_map_strings(item, change) for item in value]
+        items = _map_items(value, change, needles)
         if all(new is old for new, old in zip(items, value, strict=True)):
             return value
         return items if isinstance(value, list) else tuple(items)
@@ -242,11 +289,26 @@ def _map_strings(value: Any, change: Callable[[str], str]) -> Any:
         updates = {}
         for name in _init_fields(kind):
             item = getattr(value, name)
-            mapped = _map_strings(item, change)
+            mapped = _map_strings(item, change, needles)
             if mapped is not item:
                 updates[name] = mapped
         return dataclasses.replace(value, **updates) if updates else value
     return value
+
+
+def _map_items(
+    value: list[Any] | tuple[Any, ...], change: Callable[[str], str], needles: tuple[bytes, ...] | None
+) -> list[Any]:
+    if needles is None or len(value) <= _CHUNK:
+        return [_map_strings(item, change, needles) for item in value]
+    items: list[Any] = []
+    for start in range(0, len(value), _CHUNK):
+        chunk = value[start : start + _CHUNK]
+        if _untouched(chunk, needles):
+            items.extend(chunk)
+        else:
+            items.extend(_map_strings(item, change, needles) for item in chunk)
+    return items
 
 
 _INIT_FIELDS: dict[type, tuple[str, ...]] = {}
