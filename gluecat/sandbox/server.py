@@ -211,7 +211,8 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     indexes.on_change = optimizers.on_change = tracking.note_write
     # Lake Formation's grants and LF-tags: the local layer answers them, held to the API reference.
     lake = lakeformation.LocalLakeFormation(
-        StrictGlue(tracking, options, indexes=indexes, optimizers=optimizers), on_write=tracking.note_write
+        StrictGlue(tracking, options, indexes=indexes, optimizers=optimizers, direct_writes=tracking.writing),
+        on_write=tracking.note_write,
     )
     if state is not None:
         lakeformation.restore(lake, state)

@@ -8,10 +8,11 @@ a request. (Segment reads share one listing in the strict layer: see `segments`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -48,6 +49,14 @@ class Tracking:
         """A write handled above this layer (the strict layer's partition indexes)."""
         with self._lock:
             self.writes += 1
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[None]:
+        """A write answered above this layer straight from moto's backend: counted, and apart from
+        saves as the writes passing through are."""
+        with self._lock:
+            self.writes += 1
+            yield
 
     def save(self) -> bool:
         """Save the state if anything was written since the last save; whether it saved."""

@@ -23,12 +23,12 @@ answer for the 90,000 versions a busy table reaches, and `plan` and `prune-versi
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from gluecat.sandbox.fast_partitions import moto_backend
 from gluecat.sandbox.partition_indexes import Reply
 
 Payload = dict[str, Any]
@@ -165,13 +165,8 @@ def scope_of(caller: list[str]) -> str:
 
 def _moto_table(scope: str, database: str, name: str) -> Any | None:
     """moto's own table object for the caller's account and region (this runs in moto's process)."""
-    from moto.glue.models import glue_backends
-    from moto.iam.models import get_account_id_from
-
-    header, access_key, region = [*json.loads(scope), "", "", ""][:3]
-    account = os.environ.get("MOTO_ACCOUNT_ID") or header or get_account_id_from(access_key or "AKIAEXAMPLE")
     try:
-        return glue_backends[account][region or "us-east-1"].get_table(database, name)
+        return moto_backend(scope).get_table(database, name)
     except Exception:  # no such database or table: moto answers that with its own error
         return None
 
