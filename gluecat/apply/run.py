@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
+from gluecat.apply.created_inputs import CreatedInputs
 from gluecat.apply.failures import engine_failure
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
@@ -320,7 +321,7 @@ def _partitions(
     catalog: Catalog, group: PartitionChanges, result: ApplyResult, progress: Progress, stop: threading.Event
 ) -> None:
     group = filled_moves(catalog, group)
-    creates = [created(group.storage, w.values, w.location, w.own) for w in group.creates]
+    creates = CreatedInputs(group)
     updates = [{"PartitionValueList": list(w.values), "PartitionInput": _moved(group, w)} for w in group.updates]
     steps: list[tuple[Action, Callable[[Callable[[int], bool]], list[EntryError]]]] = [
         (Action.CREATE, lambda sent: catalog.create_partitions(group.database, group.table, creates, sent)),

@@ -310,12 +310,12 @@ class Glue:
         every per-entry error. `progress` hears how many entries each answered batch carried and
         answers False to stop sending: the batches in flight then finish and are counted, so what
         went through is known exactly. An unreachable Glue stops the sending the same way."""
-        batches = list(chunks(entries, size))
         failed: list[EntryError] = []
         fatal: Exception | None = None  # raised once the batches in flight are answered and counted
         sending = True
-        with ThreadPoolExecutor(max_workers=max(1, min(self.write_concurrency, len(batches)))) as pool:
-            queued = iter(batches)
+        workers = max(1, min(self.write_concurrency, math.ceil(len(entries) / size)))
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            queued = chunks(entries, size)  # sliced as sent: `entries` may build each batch's inputs then
             in_flight: dict[Future[Shape], Sequence[Shape]] = {}
             while True:
                 while sending and len(in_flight) < self.write_concurrency and (batch := next(queued, None)):
