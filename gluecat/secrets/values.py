@@ -241,15 +241,20 @@ def _untouched(items: list[Any] | tuple[Any, ...], needles: tuple[bytes, ...]) -
     """Whether no string inside `items` holds a needle, judged from their JSON: JSON escapes
     character by character, so a string holding a text holds it escaped too."""
     try:
-        written = orjson.dumps(items, default=_as_walked, option=orjson.OPT_NON_STR_KEYS)
+        written = orjson.dumps(
+            items, default=_as_walked, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+        )
     except TypeError:
         return False
     return not any(needle in written for needle in needles)
 
 
 def _as_walked(value: Any) -> Any:
-    """What `_map_strings` reads of a value orjson does not write itself: subclasses of the
-    containers and of text are read through; anything else holds no string it would change."""
+    """What `_map_strings` reads of a value orjson does not write itself: a dataclass's init fields
+    (orjson's own writing leaves out fields named `_...`), subclasses of the containers and of text
+    read through; anything else holds no string it would change."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: getattr(value, name) for name in _init_fields(type(value))}
     if isinstance(value, list | tuple):
         return list(value)
     if isinstance(value, dict):

@@ -40,6 +40,11 @@ class Write:
     own: dict[str, Any] | None = None
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hidden:
+    _held: str  # orjson leaves `_` fields out of what it writes; masking reads them
+
+
 def _hiding(secret: str) -> st.SearchStrategy[Any]:
     """Every place masking reads a string, each holding the secret or something masking changes."""
     texts = st.sampled_from([
@@ -54,6 +59,7 @@ def _hiding(secret: str) -> st.SearchStrategy[Any]:
         texts.map(lambda t: {"StorageDescriptor": {"Parameters": {"p": t}}}),
         texts.map(lambda t: Write(("v",), "s3://t/v/", {"Parameters": {"p": t}})),
         texts.map(lambda t: Write((t,), "s3://t/v/")),
+        texts.map(Hidden),
         st.just(Kind.TABLE),
         texts.map(lambda t: {1: t}),
         texts.map(lambda t: {(1, 2): t}),
