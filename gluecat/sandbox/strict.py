@@ -195,7 +195,7 @@ class StrictGlue:
             with self.direct_writes():
                 answer = fast_partitions.create_partitions(versions.scope_of(_caller(environ)), body)
             if answer is not None:
-                return _Response(200, [*_json({}).headers, ("x-amzn-RequestId", str(uuid.uuid4()))], answer)
+                return _Response(200, [_JSON_TYPE, ("x-amzn-RequestId", str(uuid.uuid4()))], answer)
         payload = fastjson.dumps(body)
         inner = dict(environ)
         inner["wsgi.input"] = io.BytesIO(payload)
@@ -360,9 +360,11 @@ def _read_body(environ: dict[str, Any]) -> bytes:
     return environ["wsgi.input"].read(length) if length else b""
 
 
+_JSON_TYPE = ("Content-Type", "application/x-amz-json-1.1")
+
+
 def _json(payload: dict[str, Any], status: int = 200) -> _Response:
-    headers = [("Content-Type", "application/x-amz-json-1.1")]
-    return _Response(status, headers, fastjson.dumps(payload))
+    return _Response(status, [_JSON_TYPE], fastjson.dumps(payload))
 
 
 def _with_length(response: _Response) -> list[tuple[str, str]]:
