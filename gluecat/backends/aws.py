@@ -26,6 +26,7 @@ from botocore.exceptions import (
     ReadTimeoutError,
 )
 
+from gluecat.backends.service_data import botocore_session
 from gluecat.errors import GluecatError
 from gluecat.project.regions import known_regions
 
@@ -119,7 +120,7 @@ def check_region(region: str) -> None:
 def open_session(profile: str | None, region: str | None) -> boto3.Session:
     """A session whose profile exists, whose region is known and which has credentials."""
     try:
-        session = boto3.Session(profile_name=profile)
+        session = boto3.Session(botocore_session=botocore_session(profile))
     except ProfileNotFound:
         where = "profile: in catalog.yaml" if profile else "AWS_PROFILE"
         raise GluecatError(

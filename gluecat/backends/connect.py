@@ -15,6 +15,7 @@ import boto3
 from gluecat.backends import aws
 from gluecat.backends.base import Catalog, MetastoreAddress
 from gluecat.backends.glue import Glue, make_session, static_credentials
+from gluecat.backends.service_data import botocore_session
 from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
@@ -95,7 +96,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
             os.environ.pop(variable, None)
         with running_sandbox(root, config.region) as endpoint_url:
-            session = sandbox_session(config.region)
+            session = sandbox_session(config.region, botocore_session())
             ensure_buckets(session, endpoint_url, locations or [])
             if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
                 yield from _metastore(config, session, endpoint_url)

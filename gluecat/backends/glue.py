@@ -19,6 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws, lean_json
 from gluecat.backends.base import EntryError
+from gluecat.backends.service_data import botocore_session
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
@@ -53,6 +54,7 @@ def make_session(config: CatalogConfig) -> boto3.Session:
         aws_secret_access_key=credentials["SecretAccessKey"],
         aws_session_token=credentials["SessionToken"],
         region_name=session.region_name,
+        botocore_session=botocore_session(),
     )
 
 

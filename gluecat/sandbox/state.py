@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import botocore.session
 
 from gluecat.errors import LiveStateError
 from gluecat.sandbox.lock import SandboxLock
@@ -26,8 +27,14 @@ REGION = "us-east-1"
 ACCESS_KEY = SECRET_KEY = "sandbox"  # moto accepts any; real AWS is never reached
 
 
-def sandbox_session(region: str | None) -> boto3.Session:
-    return boto3.Session(aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY, region_name=region or REGION)
+def sandbox_session(region: str | None, core: botocore.session.Session | None = None) -> boto3.Session:
+    """A session holding the sandbox's own credentials; `core`: the botocore session under it."""
+    return boto3.Session(
+        aws_access_key_id=ACCESS_KEY,
+        aws_secret_access_key=SECRET_KEY,
+        region_name=region or REGION,
+        botocore_session=core,
+    )
 
 
 @contextmanager
