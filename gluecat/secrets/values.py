@@ -14,6 +14,7 @@ import functools
 import hashlib
 import hmac
 import json
+import operator
 import os
 import re
 import threading
@@ -253,8 +254,15 @@ def _as_walked(value: Any) -> Any:
     """What `_map_strings` reads of a value orjson does not write itself: a dataclass's init fields
     (orjson's own writing leaves out fields named `_...`), subclasses of the containers and of text
     read through; anything else holds no string it would change."""
+    fields = _FIELD_VALUES.get(type(value))
+    if fields is not None:
+        return fields(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: getattr(value, name) for name in _init_fields(type(value))}
+        # Only the values: masking changes no field name. One getter a class, as it is one call a partition.
+        names = _init_fields(type(value))
+        fields = operator.attrgetter(*names) if names else (lambda _: None)
+        _FIELD_VALUES[type(value)] = fields
+        return fields(value)
     if isinstance(value, list | tuple):
         return list(value)
     if isinstance(value, dict):
@@ -262,6 +270,9 @@ def _as_walked(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)
     return None
+
+
+_FIELD_VALUES: dict[type, Callable[[Any], Any]] = {}
 
 
 def _map_strings(value: Any, change: Callable[[str], str], needles: tuple[bytes, ...] | None = None) -> Any:
