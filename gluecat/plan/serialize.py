@@ -16,7 +16,6 @@ from gluecat.changes.model import (
     Plan,
 )
 from gluecat.errors import GluecatError
-from gluecat.plan import document
 from gluecat.secrets import redact
 from gluecat.secrets.values import PLACEHOLDER, mask_data
 
@@ -77,6 +76,8 @@ def from_json(data: dict[str, Any]) -> Plan:
             f"plan format_version {data.get('format_version')!r} is not {FORMAT_VERSION}:"
             " make the plan again with this gluecat"
         )
+    from gluecat.plan import document  # the saved plan's schema (~20 ms of models) loads only to read one
+
     document.check(data)
     try:
         changes = tuple(

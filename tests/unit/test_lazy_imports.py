@@ -22,6 +22,21 @@ def test_plan_validate_apply_and_import_modules_load_without_pyiceberg_deltalake
     assert loaded.strip() == ""
 
 
+START_PROBE = """
+import sys
+import gluecat.cli.app, gluecat.cli.planning, gluecat.plan.live, gluecat.plan.diff, gluecat.apply.run
+import gluecat.backends.connect, gluecat.plan.saved
+print(",".join(sorted(name for name in sys.modules if name == "gluecat.plan.document" or name.startswith("gluecat.sandbox"))))
+"""
+
+
+def test_plan_and_apply_on_glue_load_neither_the_sandbox_nor_the_saved_plan_schema() -> None:
+    """Each is ~15-20 ms of a command's start: the sandbox's modules load for a sandbox catalog,
+    the saved plan's schema to read a plan file."""
+    loaded = subprocess.run([sys.executable, "-c", START_PROBE], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == ""
+
+
 THRIFT_PROBE = """
 import sys
 import gluecat.cli.app, gluecat.cli.planning, gluecat.plan.live, gluecat.plan.diff, gluecat.backends.connect
