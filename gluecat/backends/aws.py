@@ -101,12 +101,13 @@ def session_region(session: boto3.Session, configured: str | None) -> str:
     region = configured or os.environ.get("AWS_REGION") or session.region_name
     if not region:
         raise GluecatError(f"no AWS region: {REGION_FIX}")
-    check_region(region)
+    check_region(region, session._session.get_component("data_loader").load_data("endpoints"))
     return region
 
 
-def check_region(region: str) -> None:
-    known = known_regions()
+def check_region(region: str, endpoints: dict[str, Any] | None = None) -> None:
+    """`endpoints`: botocore's endpoint data as the session's loader holds it (read here when None)."""
+    known = known_regions(endpoints)
     if region in known:
         return
     close = difflib.get_close_matches(region, sorted(known), n=1)

@@ -10,7 +10,9 @@ import pytest
 from botocore.exceptions import ProfileNotFound, UnknownServiceError
 from botocore.loaders import Loader, create_loader
 
-from gluecat.backends.service_data import ServiceData, botocore_session
+from gluecat.backends import aws
+from gluecat.backends.service_data import OrjsonFiles, ServiceData, botocore_session
+from gluecat.errors import GluecatError
 
 SERVICES = ("glue", "lakeformation", "sts", "s3")
 KINDS = ("service-2", "paginators-1", "endpoint-rule-set-1", "waiters-2")
@@ -84,3 +86,22 @@ def test_a_missing_profile_is_botocores_error(tmp_path: Path, monkeypatch: pytes
     with pytest.raises(ProfileNotFound):
         botocore_session("imaginary")
     assert botocore_session("real").get_scoped_config()["region"] == "eu-west-1"
+
+
+def test_a_session_and_its_client_read_the_endpoint_table_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The region check and the client share the session's loaded data (1.2 MB of JSON)."""
+    read: list[str] = []
+    load = OrjsonFiles.load_file
+
+    def counted(self: OrjsonFiles, file_path: str) -> object:
+        read.append(Path(file_path).name)
+        return load(self, file_path)
+
+    monkeypatch.setattr(OrjsonFiles, "load_file", counted)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "k")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "s")
+    session = aws.open_session(None, "eu-west-1")
+    aws.client(session, "glue", "http://127.0.0.1:9")
+    assert read.count("endpoints") == 1
+    with pytest.raises(GluecatError, match="did you mean 'eu-west-1'"):
+        aws.open_session(None, "eu-wset-1")
