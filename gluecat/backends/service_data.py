@@ -22,6 +22,8 @@ import orjson
 from botocore.exceptions import DataNotFoundError
 from botocore.loaders import JSONFileLoader, Loader, instance_cache
 
+from gluecat.errors import GluecatError
+
 _OPENERS = ((".json", open), (".json.gz", gzip.open))
 
 
@@ -38,8 +40,16 @@ class OrjsonFiles(JSONFileLoader):
             try:
                 return orjson.loads(raw)
             except orjson.JSONDecodeError:  # what orjson refuses (NaN, huge integers): botocore's reading
-                return super().load_file(file_path)
+                return self._botocores_reading(file_path, file_path + suffix)
         return None
+
+    def _botocores_reading(self, file_path: str, path: str) -> Any:
+        try:
+            return super().load_file(file_path)
+        except ValueError as exc:  # botocore's own message names no file
+            raise GluecatError(
+                f"{path}: not a botocore data file ({exc}): fix or remove it (AWS_DATA_PATH, or ~/.aws/models)"
+            ) from exc
 
 
 class ServiceData(Loader):

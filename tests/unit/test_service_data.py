@@ -105,3 +105,19 @@ def test_a_session_and_its_client_read_the_endpoint_table_once(monkeypatch: pyte
     assert read.count("endpoints") == 1
     with pytest.raises(GluecatError, match="did you mean 'eu-west-1'"):
         aws.open_session(None, "eu-wset-1")
+
+
+def test_a_broken_data_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    version = Loader().determine_latest_version("glue", "service-2")
+    (tmp_path / "glue" / version).mkdir(parents=True)
+    (tmp_path / "glue" / version / "service-2.json").write_text("{broken")
+    monkeypatch.setenv("AWS_DATA_PATH", str(tmp_path))
+    with pytest.raises(GluecatError, match=r"glue/.*/service-2\.json: not a botocore data file .*AWS_DATA_PATH"):
+        botocore_session().create_client("glue", region_name="eu-west-1")
+
+
+def test_json_only_the_standard_library_reads_is_read_as_botocore_reads_it(tmp_path: Path) -> None:
+    (tmp_path / "limits.json").write_text('{"huge": 123456789012345678901234567890, "nothing": NaN}')
+    loaded = OrjsonFiles().load_file(str(tmp_path / "limits"))
+    assert loaded["huge"] == 123456789012345678901234567890
+    assert loaded["nothing"] != loaded["nothing"]  # NaN, as botocore's json.loads reads it
