@@ -4,8 +4,8 @@ service's files found in its own directory.
 Creating a Glue client reads botocore's Glue model (1.4 MB), its endpoint rules and the
 endpoint table (1.2 MB) with the standard library's JSON into OrderedDicts, about 75 ms, and
 before each kind of file it loads (service model, endpoint rules, paginators) botocore lists
-the directories of all 400 services to check that Glue is among them, about 20 ms each. That
-was a fifth of a small apply's start. orjson reads the same data into dicts, which keep their
+the directories of all 400 services to check that Glue is among them, about 20 ms each: some
+100 ms of every command's start. orjson reads the same data into dicts, which keep their
 order as OrderedDicts do; a service whose files are there is loaded from its own directory,
 and a service that is not gets botocore's own listing and error. AWS_DATA_PATH (and a
 profile's `data_path`) are searched first, as botocore searches them.
