@@ -29,6 +29,7 @@ PLUGINS = ("hive", "iceberg", "delta-lake")
 JAVA_NEEDED = 24
 CACHE = Path(os.environ.get("GLUECAT_ENGINES_CACHE", Path.home() / ".cache" / "gluecat-engines"))
 STARTUP_SECONDS = 240
+NODE_GRACE_SECONDS = 60  # a query no node can take yet is sent again for this long
 
 
 class EngineUnavailable(Exception):
@@ -190,16 +191,23 @@ class Trino:
 
     def _wait_for_a_worker(self, deadline: float) -> None:
         """`/v1/info` says started a moment before the node can schedule work."""
+        self.query("SELECT 1", deadline)
+
+    def query(self, sql: str, deadline: float | None = None) -> list[list[Any]]:
+        """`sql`'s rows. A query no node could take yet is sent again until `deadline` (by default
+        NODE_GRACE_SECONDS from now): the node answers `SELECT 1` a moment before it offers a
+        catalog's splits, and on a loaded machine a scan right after start-up failed with
+        NO_NODES_AVAILABLE (a query that failed so did not run, so sending it again is safe)."""
+        deadline = time.monotonic() + NODE_GRACE_SECONDS if deadline is None else deadline
         while True:
             try:
-                self.query("SELECT 1")
-                return
+                return self._query_once(sql)
             except trino.exceptions.TrinoQueryError as exc:
                 if "No nodes available" not in str(exc) or time.monotonic() > deadline:
                     raise
                 time.sleep(1)
 
-    def query(self, sql: str) -> list[list[Any]]:
+    def _query_once(self, sql: str) -> list[list[Any]]:
         connection = trino.dbapi.connect(host="127.0.0.1", port=self.port, user="gluecat-tests")
         try:
             cursor = connection.cursor()
