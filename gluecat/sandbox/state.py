@@ -27,7 +27,7 @@ REGION = "us-east-1"
 ACCESS_KEY = SECRET_KEY = "sandbox"  # moto accepts any; real AWS is never reached
 
 
-def sandbox_session(region: str | None, core: botocore.session.Session | None = None) -> boto3.Session:
+def sandbox_session(region: str | None, core: botocore.session.Session) -> boto3.Session:
     """A session holding the sandbox's own credentials; `core`: the botocore session under it."""
     return boto3.Session(
         aws_access_key_id=ACCESS_KEY,
