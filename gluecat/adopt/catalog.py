@@ -22,7 +22,7 @@ from gluecat.errors import GluecatError
 from gluecat.model import Database, LintPolicy
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.targets import addresses, unmatched
-from gluecat.secrets.files import OutsideRoot, confined, write_inside
+from gluecat.secrets.files import OutsideRoot, Writer
 
 HEADER = "# Written by gluecat import. Edit freely: gluecat plan shows what your edits change.\n"
 READ_WORKERS = 8
@@ -174,17 +174,24 @@ def import_catalog(
                     access.onto_table(database.name, live_table["Name"], table)
                     text = dump(refs.apply(table, f"{database.name}.{live_table['Name']}"), HEADER)
                     files[directory / "tables" / f"{live_table['Name']}.yaml"] = _Planned(text, table, placed)
-    for path, planned in files.items():
-        outcome = result.database_files if planned.database is None else result.table_files
-        try:
-            _write(root, path, planned, (force, dry_run), reading, outcome)
-        except OutsideRoot as exc:  # a link that leaves the project: nothing is read or written there
-            outcome.unwritable.append(path)
-            result.failed.append(str(exc))
-        except OSError as exc:  # a file system that refuses the name or the write: the other files still are
-            outcome.unwritable.append(path)
-            result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
+    with Writer(root) as writer:
+        for path, planned in files.items():
+            _write_each(writer, path, planned, (force, dry_run), reading, result)
     return result
+
+
+def _write_each(
+    writer: Writer, path: Path, planned: _Planned, options: tuple[bool, bool], reading: Reading, result: ImportResult
+) -> None:
+    outcome = result.database_files if planned.database is None else result.table_files
+    try:
+        _write(writer, path, planned, options, reading, outcome)
+    except OutsideRoot as exc:  # a link that leaves the project: nothing is read or written there
+        outcome.unwritable.append(path)
+        result.failed.append(str(exc))
+    except OSError as exc:  # a file system that refuses the name or the write: the other files still are
+        outcome.unwritable.append(path)
+        result.failed.append(f"{path}: cannot write it: {exc.strerror or exc}")
 
 
 def _placing(path: Path, imported: Database, reading: Reading) -> Database:
@@ -239,12 +246,12 @@ def _check_file_name(name: str, suffix: str = "") -> None:
 
 
 def _write(
-    root: Path, path: Path, planned: _Planned, options: tuple[bool, bool], reading: Reading, outcome: Files
+    writer: Writer, path: Path, planned: _Planned, options: tuple[bool, bool], reading: Reading, outcome: Files
 ) -> None:
     """Write the file unless one that means the same is there; one that differs only with `force`
-    (with `dry_run`, only say so). Never through a link that leaves `root`: OutsideRoot."""
+    (with `dry_run`, only say so). Never through a link that leaves the writer's root: OutsideRoot."""
     force, dry_run = options
-    confined(root, path)
+    writer.confined(path)
     if path.exists():
         if path.read_bytes() == planned.text.encode("utf-8"):
             outcome.unchanged.append(path)
@@ -261,5 +268,5 @@ def _write(
             return
         outcome.overwritten.append(Differing(path, str(difference)))
     if not dry_run:
-        write_inside(root, path, planned.text)
+        writer.write(path, planned.text)
     outcome.written.append(path)

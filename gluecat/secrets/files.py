@@ -6,7 +6,8 @@ line, written nowhere. The write itself then walks from the root one directory a
 following links (a link put in place meanwhile is refused, not followed), writes a temporary file
 beside the target and renames it over the target: a reader sees the old file or the new one.
 `private` files (the sandbox state holds parameter values such as passwords) are made 0600 and their
-directories 0700.
+directories 0700. Each file's data reaches the disk before it is renamed into place; a directory's
+new entries, once its writer is done with it (`Writer`: once for a directory of thousands of files).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import errno
 import os
 import stat
 from pathlib import Path
+from types import TracebackType
 
 from gluecat.errors import GluecatError
 
@@ -44,14 +46,74 @@ def write_inside(root: Path, path: Path, data: bytes | str, private: bool = Fals
     """Write `data` to `path` (through links that stay inside `root`), making its directories; the
     file the data went to. OutsideRoot when `path` leads out of `root`; OSError as the file system
     refuses."""
-    target = confined(root, path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    directory = open_directory(root, target.parent, private)
+    with Writer(root, private) as writer:
+        return writer.write(path, data)
+
+
+class Writer:
+    """`write_inside` for many files under one root (import writes one per table): the root and each
+    directory are resolved and opened once, and each directory is synced once, when the writer is done
+    with it, rather than after every file. A few directories stay open at a time."""
+
+    OPEN_DIRECTORIES = 16
+
+    def __init__(self, root: Path, private: bool = False) -> None:
+        self.root = root
+        self._private = private
+        self._resolved: dict[Path, Path] = {}  # a directory as asked for -> where its links lead
+        self._open: dict[Path, int] = {}  # resolved directory -> descriptor, least recently used first
+
+    def confined(self, path: Path) -> Path:
+        """`confined(root, path)`, its directory resolved once."""
+        parent = self._resolved.get(path.parent)
+        if parent is None:
+            parent = self._resolved[path.parent] = confined(self.root, path.parent)
+        target = parent / path.name
+        if path.name in ("", "..") or target.is_symlink():  # not a plain name: resolved whole
+            return confined(self.root, path)
+        return target
+
+    def write(self, path: Path, data: bytes | str) -> Path:
+        """As `write_inside`: the file the data went to."""
+        target = self.confined(path)
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        _replace(self._directory(target.parent), target.name, payload, PRIVATE_FILE if self._private else SHARED_FILE)
+        return target
+
+    def _directory(self, directory: Path) -> int:
+        descriptor = self._open.pop(directory, None)
+        if descriptor is None:
+            if len(self._open) >= self.OPEN_DIRECTORIES:
+                _sync_and_close(self._open.pop(next(iter(self._open))))
+            descriptor = open_directory(self.root, directory, self._private)
+        self._open[directory] = descriptor
+        return descriptor
+
+    def close(self) -> None:
+        """Every directory still open synced and closed; the first that fails raises, after the rest."""
+        failures: list[OSError] = []
+        while self._open:
+            try:
+                _sync_and_close(self._open.popitem()[1])
+            except OSError as exc:
+                failures.append(exc)
+        if failures:
+            raise failures[0]
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def _sync_and_close(directory: int) -> None:
     try:
-        _replace(directory, target.name, payload, PRIVATE_FILE if private else SHARED_FILE)
+        os.fsync(directory)
     finally:
         os.close(directory)
-    return target
 
 
 def make_directory(root: Path, path: Path, private: bool = False) -> Path:
@@ -119,7 +181,6 @@ def _replace(directory: int, name: str, payload: bytes, mode: int) -> None:
         with contextlib.suppress(OSError):  # a full disk leaves no half-written file behind
             os.unlink(temporary, dir_fd=directory)
         raise
-    os.fsync(directory)
 
 
 def _mode_of(directory: int, name: str) -> int | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gluecat.secrets.files import OutsideRoot, confined, make_directory, open_directory, write_inside
+from gluecat.secrets.files import OutsideRoot, Writer, confined, make_directory, open_directory, write_inside
 
 
 def _mode(path: Path) -> int:
@@ -139,3 +139,50 @@ def test_init_refuses_a_directory_that_links_out_and_writes_nothing(places: tupl
         write_starter(root)
     assert list(outside.iterdir()) == []
     assert sorted(p.name for p in root.iterdir()) == [".github"], "not even catalog.yaml is written"
+
+
+def _open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_writer_of_many_directories_writes_each_file_once_and_leaves_nothing_open(
+    places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, _ = places
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    directories = Writer.OPEN_DIRECTORIES + 5  # more than stay open: some are synced and closed on the way
+    before = _open_descriptors()
+
+    with Writer(root) as writer:
+        for round_ in range(2):  # the second round comes back to directories closed meanwhile
+            for number in range(directories):
+                writer.write(root / f"db{number}" / "tables" / f"t{round_}.yaml", f"{number}-{round_}\n")
+
+    assert _open_descriptors() == before
+    for number in range(directories):
+        assert sorted(p.name for p in (root / f"db{number}" / "tables").iterdir()) == ["t0.yaml", "t1.yaml"]
+        assert (root / f"db{number}" / "tables" / "t1.yaml").read_text() == f"{number}-1\n"
+    files = 2 * directories
+    # every file before its rename; each directory when the writer is done with it (here: twice at most)
+    assert files + directories <= len(synced) <= files + 2 * directories
+
+
+def test_a_writer_refuses_a_file_link_out_of_a_directory_it_already_wrote_in(places: tuple[Path, Path]) -> None:
+    root, outside = places
+    (outside / "credentials").write_text("kept")
+    with Writer(root) as writer:
+        writer.write(root / "tables" / "first.yaml", "x")
+        (root / "tables" / "second.yaml").symlink_to(outside / "credentials")
+        (root / "tables" / "inside.yaml").symlink_to(root / "tables" / "first.yaml")
+
+        with pytest.raises(OutsideRoot):
+            writer.write(root / "tables" / "second.yaml", "written")
+        with pytest.raises(OutsideRoot):
+            writer.confined(root / "tables" / ".." / "..")
+        assert writer.write(root / "tables" / "inside.yaml", "through") == (root / "tables" / "first.yaml").resolve()
+
+    assert (outside / "credentials").read_text() == "kept"
+    assert (root / "tables" / "first.yaml").read_text() == "through"
+    assert (root / "tables" / "inside.yaml").is_symlink()
