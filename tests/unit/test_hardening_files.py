@@ -151,7 +151,12 @@ def test_a_writer_of_many_directories_writes_each_file_once_and_leaves_nothing_o
     root, _ = places
     synced: list[int] = []
     real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+
+    def counted_fsync(descriptor: int) -> None:
+        synced.append(descriptor)
+        real_fsync(descriptor)
+
+    monkeypatch.setattr(os, "fsync", counted_fsync)
     directories = Writer.OPEN_DIRECTORIES + 5  # more than stay open: some are synced and closed on the way
     before = _open_descriptors()
 
