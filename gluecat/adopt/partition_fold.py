@@ -6,7 +6,7 @@ import itertools
 import json
 import math
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -26,7 +26,9 @@ def fold_partitions(
     when the rest form one. A location is default only when it is exactly the Hive layout, trailing
     slash included, so every partition is rebuilt where Glue had it."""
     folder = PartitionFolder(keys, table_location)
-    folder.add(partitions)
+    if partitions:
+        values, locations, owns = zip(*partitions, strict=True)
+        folder.add(values, locations, owns)
     return folder.items()
 
 
@@ -34,7 +36,6 @@ def fold_partitions(
 class _Group:
     """The partitions holding the same of their own: default-placed ones by values alone."""
 
-    first: tuple[tuple[str, ...], str]
     default_placed: list[tuple[str, ...]] = field(default_factory=list)
     custom: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
 
@@ -51,28 +52,41 @@ class PartitionFolder:
         self._owns: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
-    def add(self, partitions: Iterable[tuple[tuple[str, ...], str, dict[str, Any]]]) -> None:
+    def add(self, values: Sequence[Sequence[str]], locations: Sequence[str], owns: Sequence[dict[str, Any]]) -> None:
+        """A page of partitions, one list per attribute: their values, locations and own fields."""
+        defaults: list[str] | list[None] = self._paths.of_each(values) if self._paths else [None] * len(values)
         with self._lock:
-            for values, location, own in partitions:
-                signature = json.dumps(own, sort_keys=True) if own else ""
-                group = self._groups.get(signature)
-                if group is None:
-                    group = self._groups[signature] = _Group((values, location))
-                    self._owns[signature] = own
-                elif (values, location) < group.first:
-                    group.first = (values, location)
-                if self._paths is not None and location == self._paths.of(values):
-                    group.default_placed.append(values)
+            plain = self._group("", {})  # most partitions hold nothing of their own
+            for each, location, own, default in zip(values, locations, owns, defaults, strict=True):
+                group = self._group(json.dumps(own, sort_keys=True), own) if own else plain
+                if location == default:
+                    group.default_placed.append(tuple(each))
                 else:
-                    group.custom.append((values, location))
+                    group.custom.append((tuple(each), location))
+
+    def _group(self, signature: str, own: dict[str, Any]) -> _Group:
+        group = self._groups.get(signature)
+        if group is None:
+            group = self._groups[signature] = _Group()
+            self._owns[signature] = own
+        return group
 
     def items(self) -> list[dict[str, Any]]:
         """The folded entries, groups in the order of their first partition (values, then location)."""
+        firsts = {signature: first for signature, group in self._groups.items() if (first := self._first(group))}
         items: list[dict[str, Any]] = []
-        for signature, group in sorted(self._groups.items(), key=lambda entry: entry[1].first):
+        for signature in sorted(firsts, key=firsts.__getitem__):
             own = self._owns[signature]
-            items += [{**item, **own} for item in _fold_group(self.keys, group)]
+            items += [{**item, **own} for item in _fold_group(self.keys, self._groups[signature])]
         return items
+
+    def _first(self, group: _Group) -> tuple[tuple[str, ...], str] | None:
+        """The group's least (values, location); None for a group left empty."""
+        firsts = [min(group.custom)] if group.custom else []
+        if group.default_placed and self._paths is not None:
+            values = min(group.default_placed)
+            firsts.append((values, self._paths.of(values)))
+        return min(firsts, default=None)
 
 
 def _fold_group(keys: Sequence[str], group: _Group) -> list[dict[str, Any]]:

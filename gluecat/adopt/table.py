@@ -133,17 +133,14 @@ def _projected(data: dict[str, Any]) -> bool:
 def _partitions(
     catalog: Catalog, database: str, live: Shape, keys: list[str], ignore: tuple[str, ...]
 ) -> list[dict[str, Any]]:
-    """Read page by page and folded as each page arrives: a page is described outside the folder's
-    lock (parallel segments describe theirs at once) and then dropped."""
+    """Read page by page and folded as each page arrives, then dropped."""
     template = live.get("StorageDescriptor") or {}
     folder = PartitionFolder(keys, template.get("Location"))
     own_of = OwnReader(template, ignore)
 
     def fold(page: list[Shape]) -> None:
-        described = [
-            (tuple(p["Values"]), (p.get("StorageDescriptor") or {}).get("Location", ""), own_of(p)) for p in page
-        ]
-        folder.add(described)
+        locations = [(p.get("StorageDescriptor") or {}).get("Location", "") for p in page]
+        folder.add([p["Values"] for p in page], locations, [own_of(p) for p in page])
 
     catalog.each_partition_page(database, live["Name"], EXPECTED_PARTITIONS, fold)
     return folder.items()

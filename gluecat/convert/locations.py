@@ -82,6 +82,16 @@ class PartitionPaths:
                     remember(segments, value, self.segment(index, value))
             return self.base + "".join(map(dict.__getitem__, self._segments, values))
 
+    def of_each(self, values: Sequence[Sequence[str]]) -> list[str]:
+        """`of` for a page of partitions: where each value's segment is known, without a call each."""
+        segments, base = self._segments, self.base
+        if all(map(len(segments).__eq__, map(len, values))):
+            try:
+                return [base + "".join(map(dict.__getitem__, segments, each)) for each in values]
+            except KeyError:
+                pass
+        return [self.of(each) for each in values]
+
 
 def remember(segments: dict[str, str], value: str, segment: str) -> None:
     """Keep a value's segment, starting over once a key holds PartitionPaths.MAX_REMEMBERED of them."""

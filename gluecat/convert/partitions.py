@@ -77,22 +77,25 @@ def own_from_glue(partition: Mapping[str, Any], template: Mapping[str, Any], ign
 
 class OwnReader:
     """`own_from_glue` for one table's many partitions: the table's side is worked out once, and a
-    partition whose descriptor fields equal the table's as Glue holds them (most of them) is not
-    compared field by field."""
+    partition whose descriptor is the table's as Glue holds it, but for the location (most of them),
+    is compared whole in one step."""
 
     def __init__(self, template: Mapping[str, Any], ignore: Iterable[str] = ()) -> None:
         self._template = template
         self._patterns = tuple(ignore)
         self._template_parameters = managed(template.get("Parameters") or {}, self._patterns)
         self._fields = {key: value for key, value in template.items() if key not in SKIPPED}
+        self._copy = {key: value for key, value in template.items() if key != "Location"}
 
     def __call__(self, partition: Mapping[str, Any]) -> Shape:
+        descriptor = partition.get("StorageDescriptor") or {}
+        if not partition.get("Parameters") and self._copies_template(descriptor):
+            return {}
         own: Shape = {}
         raw = partition.get("Parameters")
         parameters = managed(raw, self._patterns) if raw else {}
         if parameters:
             own["parameters"] = parameters
-        descriptor = partition.get("StorageDescriptor") or {}
         raw = descriptor.get("Parameters")
         mine = managed(raw, self._patterns) if raw else {}
         if mine != self._template_parameters:
@@ -109,8 +112,13 @@ class OwnReader:
                 own["extra"] = {"StorageDescriptor": differing}
         return own
 
-    def _fields_differ(self, descriptor: Mapping[str, Any]) -> bool:
+    def _copies_template(self, descriptor: Mapping[str, Any]) -> bool:
         fields = dict(descriptor)  # compared whole, in C: a million partitions pass here
+        fields.pop("Location", None)
+        return fields == self._copy
+
+    def _fields_differ(self, descriptor: Mapping[str, Any]) -> bool:
+        fields = dict(descriptor)
         for key in SKIPPED:
             fields.pop(key, None)
         return fields != self._fields

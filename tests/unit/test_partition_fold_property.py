@@ -84,7 +84,8 @@ def test_folded_partitions_expand_to_exactly_the_live_ones_in_any_page_order(
     random.shuffle(shuffled)
     folder = PartitionFolder(keys, TABLE_LOCATION)
     for page in range(pages):  # pages from parallel segments arrive in any order
-        folder.add(shuffled[page::pages])
+        chunk = shuffled[page::pages]
+        folder.add([values for values, _, _ in chunk], [where for _, where, _ in chunk], [own for _, _, own in chunk])
     assert folder.items() == items
     assert _group_firsts(keys, items) == sorted(_group_firsts(keys, items))  # groups in order of their first
 
