@@ -1,25 +1,29 @@
-"""validate and a no-change plan of a large catalog: gluecat's CPU and memory, against yardsticks.
+"""validate, a no-change plan and import of a large catalog: gluecat's CPU and memory, against yardsticks.
 
     python bench/catalog_scale.py --tables 10000 --no-plan          # validate of 10,000 table files
     python bench/catalog_scale.py --tables 1 --partitions 1000000 --no-plan
-    python bench/catalog_scale.py --tables 300 --partitions 100000  # plus a plan against 100,000 live partitions
+    python bench/catalog_scale.py --tables 300 --partitions 100000  # plus plan and import, 100,000 live partitions
 
 The catalog is `--tables` table files plus one table whose `--partitions` come
 from one generator. Every gluecat command runs in a fresh process; its CPU
 (user + system) and peak RSS are its own. The yardstick for validate is the
 bare libyaml parse of the same files in a fresh Python. For the plan, the
 catalog is first applied to the strict local Glue; the emulator's CPU during
-the plan is printed apart, since real Glue spends its own, not ours.
+the plan is printed apart, since real Glue spends its own, not ours. The plan,
+import and their floors run `--runs` times each, in turn, and the figures are
+medians: one run moves with the machine's load.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 TABLE = """\
@@ -167,7 +171,9 @@ def report_validate(root: Path, files: list[Path], partitions: int) -> None:
     print(f"ratio:                  {cpu / bare_cpu:6.2f}x")
 
 
-def report_plan(root: Path, tables: int, partitions: int) -> None:
+def report_plan(root: Path, tables: int, partitions: int, runs: int) -> None:
+    """Each figure is the median of `runs` runs, gluecat's and its floor's taken in turn (one run of
+    either moves with the machine's load)."""
     from gluecat.sandbox.server import LocalGlue
 
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "bench")
@@ -176,34 +182,51 @@ def report_plan(root: Path, tables: int, partitions: int) -> None:
         build(root, tables, partitions, server.endpoint_url)
         apply_cpu, apply_rss, apply_wall, _ = measure(gluecat("apply", str(root), "--auto-approve"))
         print(f"apply (setup):          {apply_cpu:6.2f} s CPU, peak RSS {apply_rss:4.0f} MB, {apply_wall:.1f} s wall")
-        emulator_before = process_cpu(server.pid)
-        cpu, rss, wall, _ = measure(gluecat("plan", str(root), "--detailed-exitcode"))
-        emulator = process_cpu(server.pid) - emulator_before
         pages = capture(server.endpoint_url, root / "pages.bin")
-        imported = root.parent / "imported"
-        imported.mkdir()
-        (imported / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
-        import_cpu, import_rss, import_wall, _ = measure(gluecat("import", str(imported), "--partitions"))
         capture(server.endpoint_url, root / "import-pages.bin", columns=True)
+        files = sorted(root.glob("*/tables/*.yaml"))
+        plans, imports, floors, import_floors, emulators = [], [], [], [], []
+        for run in range(runs):
+            emulator_before = process_cpu(server.pid)
+            plans.append(measure(gluecat("plan", str(root), "--detailed-exitcode")))
+            emulators.append(process_cpu(server.pid) - emulator_before)
+            yaml_cpu = measure([sys.executable, "-c", BARE_PARSE, *map(str, files)])[0]
+            json_cpu = measure([sys.executable, "-c", BARE_JSON, str(root / "pages.bin")])[0]
+            floors.append((yaml_cpu + json_cpu, yaml_cpu, json_cpu))
+            imported = root.parent / f"imported-{run}"  # a new project each time: every file written
+            imported.mkdir()
+            (imported / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+            imports.append(measure(gluecat("import", str(imported), "--partitions")))
+            floor_out = root.parent / f"floor-import-{run}"
+            floor_out.mkdir()
+            bare_import = [sys.executable, "-c", BARE_IMPORT, str(root / "import-pages.bin"), str(floor_out)]
+            import_floors.append(measure(bare_import)[0])
         clean = subprocess.run(gluecat("plan", str(imported), "--detailed-exitcode"), env=_env(), capture_output=True)
-    floor_out = root.parent / "floor-import"
-    floor_out.mkdir()
-    import_floor, _, _, _ = measure([sys.executable, "-c", BARE_IMPORT, str(root / "import-pages.bin"), str(floor_out)])
-    files = sorted(root.glob("*/tables/*.yaml"))
-    yaml_cpu, _, _, _ = measure([sys.executable, "-c", BARE_PARSE, *map(str, files)])
-    json_cpu, _, _, _ = measure([sys.executable, "-c", BARE_JSON, str(root / "pages.bin")])
-    floor = yaml_cpu + json_cpu
+    cpu, rss, wall = (statistics.median(run[i] for run in plans) for i in range(3))
+    floor, yaml_cpu, json_cpu = (statistics.median(f[i] for f in floors) for i in range(3))
+    import_cpu, import_rss, import_wall = (statistics.median(run[i] for run in imports) for i in range(3))
+    import_floor = statistics.median(import_floors)
+    print(f"runs:                   {runs} of each command and floor, in turn; the figures are their medians")
     print(f"no-change plan:         {cpu:6.2f} s CPU, peak RSS {rss:4.0f} MB (gluecat alone), {wall:.1f} s wall")
+    print(f"  each run:             {_each(run[0] for run in plans)}")
+    emulator = statistics.median(emulators)
     print(f"  emulator during plan: {emulator:6.2f} s CPU (the local Glue's own work, not gluecat's)")
     print(
         f"floor:                  {floor:6.2f} s CPU (libyaml parse {yaml_cpu:.2f} s"
         f" + json.loads of {pages:,} Glue pages {json_cpu:.2f} s)"
     )
+    print(f"  each run:             {_each(f[0] for f in floors)}")
     print(f"ratio:                  {cpu / floor:6.2f}x the floor")
     print(f"import --partitions:    {import_cpu:6.2f} s CPU, peak RSS {import_rss:4.0f} MB, {import_wall:.1f} s wall")
+    print(f"  each run:             {_each(run[0] for run in imports)}")
     print(f"import floor:           {import_floor:6.2f} s CPU (json.loads of its pages + libyaml dump of each table)")
+    print(f"  each run:             {_each(import_floors)}")
     print(f"ratio:                  {import_cpu / import_floor:6.2f}x the floor")
     print(f"imported project plans clean: {'yes' if clean.returncode == 0 else 'NO: ' + clean.stdout.decode()[-500:]}")
+
+
+def _each(figures: Iterable[float]) -> str:
+    return ", ".join(f"{figure:.2f} s" for figure in figures)
 
 
 def capture(endpoint: str, path: Path, columns: bool = False) -> int:
@@ -239,17 +262,18 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--partitions", type=int, default=10000, help="generated partitions of one extra table")
     parser.add_argument("--no-plan", action="store_true", help="validate only (no local Glue)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each plan, import and floor (medians)")
     parser.add_argument("--small", action="store_true", help="a quick run at a small size (CI)")
     options = parser.parse_args()
     if options.small:
-        options.tables, options.partitions = 30, 300
+        options.tables, options.partitions, options.runs = 30, 300, 1
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "catalog"  # beside it: the imported project and the import floor's files
         root.mkdir()
         files = build(root, options.tables, options.partitions, None)
         report_validate(root, files, options.partitions)
         if not options.no_plan:
-            report_plan(root, options.tables, options.partitions)
+            report_plan(root, options.tables, options.partitions, options.runs)
 
 
 if __name__ == "__main__":
