@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import operator
 import threading
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -34,10 +36,29 @@ def fold_partitions(
 
 @dataclass
 class _Group:
-    """The partitions holding the same of their own: default-placed ones by values alone."""
+    """The partitions holding the same of their own: default-placed ones by values alone, with each
+    key's values among them and the least of them, so that folding them needs no pass over them all.
+    Sets: a partition read twice (from pages of a table that changed meanwhile) is held once."""
 
-    default_placed: list[tuple[str, ...]] = field(default_factory=list)
-    custom: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    arity: int
+    default_placed: set[tuple[str, ...]] = field(default_factory=set)
+    axes: list[set[str]] = field(init=False)
+    least: tuple[str, ...] | None = None
+    custom: set[tuple[tuple[str, ...], str]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.axes = [set() for _ in range(self.arity)]
+
+    def place(self, placed: list[tuple[str, ...]]) -> None:
+        """A page's default-placed partitions, taken in while the page is fresh in memory."""
+        if not placed:
+            return
+        self.default_placed.update(placed)
+        for index, axis in enumerate(self.axes):
+            axis.update(map(operator.itemgetter(index), placed))
+        least = min(placed)
+        if self.least is None or least < self.least:
+            self.least = least
 
 
 class PartitionFolder:
@@ -57,17 +78,28 @@ class PartitionFolder:
         defaults: list[str] | list[None] = self._paths.of_each(values) if self._paths else [None] * len(values)
         with self._lock:
             plain = self._group("", {})  # most partitions hold nothing of their own
+            plain_placed: list[tuple[str, ...]] = []
+            placed: defaultdict[str, list[tuple[str, ...]]] = defaultdict(list)  # the others, by what they hold
             for each, location, own, default in zip(values, locations, owns, defaults, strict=True):
-                group = self._group(json.dumps(own, sort_keys=True), own) if own else plain
-                if location == default:
-                    group.default_placed.append(tuple(each))
+                if own:
+                    signature = json.dumps(own, sort_keys=True)
+                    group = self._group(signature, own)
+                    if location == default:
+                        placed[signature].append(tuple(each))
+                    else:
+                        group.custom.add((tuple(each), location))
+                elif location == default:
+                    plain_placed.append(tuple(each))
                 else:
-                    group.custom.append((tuple(each), location))
+                    plain.custom.add((tuple(each), location))
+            plain.place(plain_placed)
+            for signature, page in placed.items():
+                self._groups[signature].place(page)
 
     def _group(self, signature: str, own: dict[str, Any]) -> _Group:
         group = self._groups.get(signature)
         if group is None:
-            group = self._groups[signature] = _Group()
+            group = self._groups[signature] = _Group(len(self.keys))
             self._owns[signature] = own
         return group
 
@@ -83,19 +115,18 @@ class PartitionFolder:
     def _first(self, group: _Group) -> tuple[tuple[str, ...], str] | None:
         """The group's least (values, location); None for a group left empty."""
         firsts = [min(group.custom)] if group.custom else []
-        if group.default_placed and self._paths is not None:
-            values = min(group.default_placed)
-            firsts.append((values, self._paths.of(values)))
+        if group.least is not None and self._paths is not None:
+            firsts.append((group.least, self._paths.of(group.least)))
         return min(firsts, default=None)
 
 
 def _fold_group(keys: Sequence[str], group: _Group) -> list[dict[str, Any]]:
-    distinct = set(group.default_placed)  # one table's values are unique in Glue
+    distinct = group.default_placed
     custom = [
         {"values": dict(zip(keys, values, strict=True)), "location": location}
         for values, location in sorted(group.custom)
     ]
-    axes = [sorted(set(column)) for column in zip(*distinct, strict=True)]
+    axes = [sorted(axis) for axis in group.axes]
     if distinct and math.prod(len(axis) for axis in axes) == len(distinct):  # the cross product: no sort of them all
         return [{"expand": {key: fold_axis(axis) for key, axis in zip(keys, axes, strict=True)}}, *custom]
     return [{"values": dict(zip(keys, values, strict=True))} for values in sorted(distinct)] + custom

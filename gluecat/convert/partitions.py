@@ -7,7 +7,8 @@ that drifted — is written in its YAML entry so that a rebuilt catalog holds it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from gluecat.convert.extra import meaningful
@@ -85,7 +86,8 @@ class OwnReader:
         self._patterns = tuple(ignore)
         self._template_parameters = managed(template.get("Parameters") or {}, self._patterns)
         self._fields = {key: value for key, value in template.items() if key not in SKIPPED}
-        self._copy = {key: value for key, value in template.items() if key != "Location"}
+        copied = [key for key in template if key != "Location"]
+        self._copied = (len(copied), _getter(copied), tuple(template[key] for key in copied))
 
     def __call__(self, partition: Mapping[str, Any]) -> Shape:
         descriptor = partition.get("StorageDescriptor") or {}
@@ -113,15 +115,29 @@ class OwnReader:
         return own
 
     def _copies_template(self, descriptor: Mapping[str, Any]) -> bool:
-        fields = dict(descriptor)  # compared whole, in C: a million partitions pass here
-        fields.pop("Location", None)
-        return fields == self._copy
+        """The table's descriptor fields, no more and no fewer, but for the location: compared in C
+        (a million partitions pass here)."""
+        count, read, values = self._copied
+        if len(descriptor) - ("Location" in descriptor) != count:
+            return False
+        try:
+            return bool(read(descriptor) == values)
+        except KeyError:
+            return False
 
     def _fields_differ(self, descriptor: Mapping[str, Any]) -> bool:
         fields = dict(descriptor)
         for key in SKIPPED:
             fields.pop(key, None)
         return fields != self._fields
+
+
+def _getter(keys: list[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """The values of these keys, as a tuple however many there are (`itemgetter` alone returns one
+    value bare and needs at least one key)."""
+    if len(keys) > 1:
+        return operator.itemgetter(*keys)
+    return lambda mapping: tuple(mapping[key] for key in keys)
 
 
 def _normal(key: str, value: Any) -> Any:
