@@ -11,7 +11,8 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
 
 import boto3
 from botocore.config import Config
@@ -30,6 +31,7 @@ from gluecat.backends.service_data import botocore_session
 from gluecat.errors import GluecatError
 from gluecat.project.regions import known_regions
 
+T = TypeVar("T")
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 20.0
 SANDBOX_READ_TIMEOUT = 300.0
@@ -152,3 +154,9 @@ def explain(exc: BaseException) -> str | None:
     if isinstance(exc, _NETWORK_ERRORS):
         return f"{exc}: check endpoint_url and region in catalog.yaml, and the network (proxy, VPN)"
     return f"AWS: {exc}"
+
+
+def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    """`items` in slices of at most `size`: what one batch call of an AWS API takes."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

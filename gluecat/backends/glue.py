@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
@@ -32,7 +32,6 @@ PARTITIONS_PER_PAGE = 1000
 MAX_SEGMENTS = 10
 WRITE_CONCURRENCY = 8  # batches of one table in flight at once (catalog.yaml `write_concurrency`)
 
-T = TypeVar("T")
 Shape = dict[str, Any]
 
 
@@ -73,11 +72,6 @@ def static_credentials(session: boto3.Session) -> StaticCredentials | None:
         return None
     frozen = credentials.get_frozen_credentials()
     return StaticCredentials(str(frozen.access_key), str(frozen.secret_key), frozen.token)
-
-
-def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def segments_for(expected_partitions: int) -> int:
@@ -217,7 +211,7 @@ class Glue:
     ) -> list[EntryError]:
         """BatchDeleteTableVersion, 100 versions a call; each version Glue refused comes back."""
         failed: list[EntryError] = []
-        for batch in chunks(list(version_ids), BATCH_DELETE_VERSIONS):
+        for batch in aws.chunks(list(version_ids), BATCH_DELETE_VERSIONS):
             answer = self._call("batch_delete_table_version", DatabaseName=database, TableName=table, VersionIds=batch)
             for error in answer.get("Errors") or []:
                 detail = error.get("ErrorDetail") or {}
@@ -317,7 +311,7 @@ class Glue:
         sending = True
         workers = max(1, min(self.write_concurrency, math.ceil(len(entries) / size)))
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            queued = chunks(entries, size)  # sliced as sent: `entries` may build each batch's inputs then
+            queued = aws.chunks(entries, size)  # sliced as sent: `entries` may build each batch's inputs then
             in_flight: dict[Future[Shape], Sequence[Shape]] = {}
             while True:
                 while sending and len(in_flight) < self.write_concurrency and (batch := next(queued, None)):

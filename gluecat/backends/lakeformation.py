@@ -8,9 +8,9 @@ returned beside its id; tag values are sent at most 50 a call (the API reference
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
@@ -23,7 +23,6 @@ TAG_VALUES_PER_CALL = 50
 TAGS_PER_CALL = 50
 PAGE = 1000  # ListPermissions' and ListLFTags' largest MaxResults: Lake Formation may answer fewer
 Shape = dict[str, Any]
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -33,11 +32,6 @@ class EntryFailure:
     id: str
     code: str
     message: str
-
-
-def _chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 class LakeFormation:
@@ -96,15 +90,15 @@ class LakeFormation:
         return {t["TagKey"]: list(t["TagValues"]) for t in pages}
 
     def create_tag(self, key: str, values: Sequence[str]) -> None:
-        first, *rest = list(_chunks(list(values), TAG_VALUES_PER_CALL))
+        first, *rest = list(aws.chunks(list(values), TAG_VALUES_PER_CALL))
         self._call("create_lf_tag", TagKey=key, TagValues=list(first))
         for more in rest:
             self._call("update_lf_tag", TagKey=key, TagValuesToAdd=list(more))
 
     def update_tag(self, key: str, add: Sequence[str] = (), delete: Sequence[str] = ()) -> None:
-        for values in _chunks(list(add), TAG_VALUES_PER_CALL):
+        for values in aws.chunks(list(add), TAG_VALUES_PER_CALL):
             self._call("update_lf_tag", TagKey=key, TagValuesToAdd=list(values))
-        for values in _chunks(list(delete), TAG_VALUES_PER_CALL):
+        for values in aws.chunks(list(delete), TAG_VALUES_PER_CALL):
             self._call("update_lf_tag", TagKey=key, TagValuesToDelete=list(values))
 
     def delete_tag(self, key: str) -> None:
@@ -119,12 +113,12 @@ class LakeFormation:
 
     def add_tags(self, resource: Shape, tags: dict[str, str]) -> None:
         pairs = [{"TagKey": k, "TagValues": [v]} for k, v in tags.items()]
-        for chunk in _chunks(pairs, TAGS_PER_CALL):
+        for chunk in aws.chunks(pairs, TAGS_PER_CALL):
             self._failed("AddLFTagsToResource", self._call("add_lf_tags_to_resource", Resource=resource, LFTags=chunk))
 
     def remove_tags(self, resource: Shape, tags: dict[str, str]) -> None:
         pairs = [{"TagKey": k, "TagValues": [v]} for k, v in tags.items()]
-        for chunk in _chunks(pairs, TAGS_PER_CALL):
+        for chunk in aws.chunks(pairs, TAGS_PER_CALL):
             answer = self._call("remove_lf_tags_from_resource", Resource=resource, LFTags=chunk)
             self._failed("RemoveLFTagsFromResource", answer)
 
@@ -155,7 +149,7 @@ class LakeFormation:
     def _batch(self, operation: str, entries: Sequence[Shape]) -> list[EntryFailure]:
         """Entries carry an `Id`; the failures name theirs. A call that fails whole fails each entry."""
         failures: list[EntryFailure] = []
-        for chunk in _chunks(list(entries), BATCH_PERMISSIONS):
+        for chunk in aws.chunks(list(entries), BATCH_PERMISSIONS):
             try:
                 answer = self._call(operation, Entries=list(chunk))
             except UnreachableError:

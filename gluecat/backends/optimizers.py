@@ -19,7 +19,8 @@ import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws
-from gluecat.backends.glue import Glue, chunks
+from gluecat.backends.aws import chunks
+from gluecat.backends.glue import Glue
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 
 if TYPE_CHECKING:

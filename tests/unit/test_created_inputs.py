@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gluecat.apply.created_inputs import CreatedInputs
-from gluecat.backends.glue import chunks
+from gluecat.backends.aws import chunks
 from gluecat.changes.model import PartitionChanges, PartitionWrite
 from gluecat.convert.partitions import created
 
