@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from gluecat.backends import aws
+from gluecat.backends import aws, lean_json
 from gluecat.errors import GluecatError, LiveStateError, UnreachableError
 
 BATCH_PERMISSIONS = 20
@@ -40,6 +40,7 @@ class LakeFormation:
         self.catalog_id = catalog_id
         self.calls: Counter[str] = Counter()
         self.client.meta.events.register("after-call.lakeformation", self._count)
+        lean_json.register_lake_formation(self.client.meta.events)
 
     def _count(self, model: Any, **_: Any) -> None:
         self.calls[model.name] += 1

@@ -1,5 +1,5 @@
-"""Glue's large listings parsed, and its partition batches written, at JSON speed; botocore still
-signs, retries and raises.
+"""Glue's and Lake Formation's large listings parsed, and Glue's partition batches written, at JSON
+speed; botocore still signs, retries and raises.
 
 botocore walks every answer against the operation's output shape, turning each
 timestamp into a datetime: for GetPartitions that walk costs about ten times
@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 LEAN_OPERATIONS = ("GetDatabases", "GetTables", "GetPartitions", "BatchGetPartition")
+LEAN_LAKE_FORMATION = ("ListPermissions",)  # every grant of the catalog, read by plan and import
 # Each partition batch, with the member that holds its list.
 LEAN_REQUESTS = {
     "BatchCreatePartition": "PartitionInputList",
@@ -48,6 +49,12 @@ def register(events: Any) -> None:
     for operation, member in LEAN_REQUESTS.items():
         events.register(f"before-parameter-build.glue.{operation}", functools.partial(_encode, member))
         events.register(f"before-call.glue.{operation}", _restore_body)
+
+
+def register_lake_formation(events: Any) -> None:
+    """Parse the bulk listings of a Lake Formation client lean."""
+    for operation in LEAN_LAKE_FORMATION:
+        events.register(f"before-parse.lakeformation.{operation}", _decode)
 
 
 def _encode(member: str, params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
