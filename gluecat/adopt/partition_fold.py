@@ -75,7 +75,7 @@ class PartitionFolder:
 
     def add(self, values: Sequence[Sequence[str]], locations: Sequence[str], owns: Sequence[dict[str, Any]]) -> None:
         """A page of partitions, one list per attribute: their values, locations and own fields."""
-        defaults: list[str] | list[None] = self._paths.of_each(values) if self._paths else [None] * len(values)
+        defaults: list[str] | list[None] = [None] * len(values) if self._paths is None else self._paths.of_each(values)
         with self._lock:
             plain = self._group("", {})  # most partitions hold nothing of their own
             plain_placed: list[tuple[str, ...]] = []
