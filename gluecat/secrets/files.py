@@ -67,7 +67,11 @@ class Writer:
         """`confined(root, path)`, its directory resolved once."""
         parent = self._resolved.get(path.parent)
         if parent is None:
-            parent = self._resolved[path.parent] = confined(self.root, path.parent)
+            try:
+                parent = self._resolved[path.parent] = confined(self.root, path.parent)
+            except OutsideRoot:
+                confined(self.root, path)  # refused naming the file, as for one file alone
+                raise
         target = parent / path.name
         if path.name in ("", "..") or target.is_symlink():  # not a plain name: resolved whole
             return confined(self.root, path)

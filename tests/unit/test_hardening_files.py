@@ -184,6 +184,9 @@ def test_a_writer_refuses_a_file_link_out_of_a_directory_it_already_wrote_in(pla
 
         with pytest.raises(OutsideRoot):
             writer.write(root / "tables" / "second.yaml", "written")
+        (root / "linked").symlink_to(outside, target_is_directory=True)
+        with pytest.raises(OutsideRoot, match=r"linked/third\.yaml"):  # the file named, not only its directory
+            writer.write(root / "linked" / "third.yaml", "written")
         with pytest.raises(OutsideRoot):
             writer.confined(root / "tables" / ".." / "..")
         assert writer.write(root / "tables" / "inside.yaml", "through") == (root / "tables" / "first.yaml").resolve()
