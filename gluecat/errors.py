@@ -10,6 +10,10 @@ class GluecatError(Exception):
     """Base of every error gluecat reports to a user as one clear line."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) carrying what was done by then, for the line the command ends with."""
+
+
 @dataclass(frozen=True)
 class SourcePosition:
     """A place in a YAML file, 1-based like editors count."""

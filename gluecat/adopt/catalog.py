@@ -18,7 +18,7 @@ from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.convert.database import database_from_glue
 from gluecat.convert.parameters import managed
-from gluecat.errors import GluecatError
+from gluecat.errors import GluecatError, Interrupted
 from gluecat.model import Database, LintPolicy
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.targets import addresses, unmatched
@@ -175,8 +175,16 @@ def import_catalog(
                     text = dump(refs.apply(table, f"{database.name}.{live_table['Name']}"), HEADER)
                     files[directory / "tables" / f"{live_table['Name']}.yaml"] = _Planned(text, table, placed)
     with Writer(root) as writer:
-        for path, planned in files.items():
-            _write_each(writer, path, planned, (force, dry_run), reading, result)
+        for done, (path, planned) in enumerate(files.items()):
+            try:
+                _write_each(writer, path, planned, (force, dry_run), reading, result)
+            except KeyboardInterrupt:
+                if dry_run:
+                    raise
+                raise Interrupted(
+                    f"{done:,} of {len(files):,} database and table files written or found unchanged, each one"
+                    " whole; re-run import to write the rest"
+                ) from None
     return result
 
 

@@ -14,7 +14,7 @@ import typer
 from gluecat.cli import output
 from gluecat.cli.interrupt import sigterm_interrupts
 from gluecat.cli.usage import DEBUG, HELP_OPTIONS, GluecatGroup
-from gluecat.errors import GluecatError
+from gluecat.errors import GluecatError, Interrupted
 from gluecat.text.plain import strip_ansi
 
 app = typer.Typer(
@@ -76,8 +76,8 @@ def _run(command: Callable[[], int]) -> None:
         _debug_traceback()
         output.error(strip_ansi(str(exc)))
         raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        output.error("interrupted")
+    except KeyboardInterrupt as exc:
+        output.error(f"interrupted: {exc}" if isinstance(exc, Interrupted) else "interrupted")
         raise typer.Exit(130) from None
     except Exception as exc:
         _debug_traceback()

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pytest
 from deltalake import write_deltalake
 from pyiceberg.catalog.glue import GlueCatalog
 from pyiceberg.partitioning import PartitionField, PartitionSpec
@@ -14,6 +15,7 @@ from pyiceberg.transforms import DayTransform
 from pyiceberg.types import LongType, NestedField, StringType, TimestamptzType
 
 from gluecat.sandbox.server import LocalGlue
+from gluecat.secrets.files import Writer
 from tests.integration.helpers import gluecat
 from tests.integration.import_shapes import HIVE_SHAPES
 
@@ -191,3 +193,33 @@ def test_import_lists_tables_in_pages(tmp_path: Path, server: LocalGlue, raw_glu
     assert gluecat("import", str(root)).exit_code == 0
     assert dict(server.calls()) == {"GetDatabases": 1, "GetTables": 3}
     assert len(list((root / "many" / "tables").glob("*.yaml"))) == 230
+
+
+def test_ctrl_c_while_writing_says_how_many_files_are_whole_and_a_rerun_finishes(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    raw_glue.create_database(DatabaseInput={"Name": "raw", "LocationUri": "s3://lake/raw/"})
+    for shape in HIVE_SHAPES[:4]:
+        raw_glue.create_table(DatabaseName="raw", TableInput=shape)
+    root = tmp_path / "imported"
+    root.mkdir()
+    (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
+    real_write, written = Writer.write, []
+
+    def interrupted_on_the_third(writer: Writer, path: Path, data: bytes | str) -> Path:
+        if len(written) == 2:
+            raise KeyboardInterrupt
+        written.append(path)
+        return real_write(writer, path, data)
+
+    monkeypatch.setattr(Writer, "write", interrupted_on_the_third)
+    stopped = gluecat("import", str(root))
+
+    assert stopped.exit_code == 130
+    assert "interrupted: 2 of 5 database and table files written or found unchanged" in stopped.output
+    assert "re-run import" in stopped.output
+    on_disk = sorted(p for p in root.rglob("*") if p.is_file() and p.name != "catalog.yaml")
+    assert on_disk == sorted(written)  # each whole, no temporary file left
+    monkeypatch.undo()
+    assert gluecat("import", str(root)).exit_code == 0
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
