@@ -77,22 +77,14 @@ class PartitionFolder:
         """A page of partitions, one list per attribute: their values, locations and own fields."""
         defaults: list[str] | list[None] = [None] * len(values) if self._paths is None else self._paths.of_each(values)
         with self._lock:
-            plain = self._group("", {})  # most partitions hold nothing of their own
-            plain_placed: list[tuple[str, ...]] = []
-            placed: defaultdict[str, list[tuple[str, ...]]] = defaultdict(list)  # the others, by what they hold
+            placed: defaultdict[str, list[tuple[str, ...]]] = defaultdict(list)  # by what they hold of their own
             for each, location, own, default in zip(values, locations, owns, defaults, strict=True):
-                if own:
-                    signature = json.dumps(own, sort_keys=True)
-                    group = self._group(signature, own)
-                    if location == default:
-                        placed[signature].append(tuple(each))
-                    else:
-                        group.custom.add((tuple(each), location))
-                elif location == default:
-                    plain_placed.append(tuple(each))
+                signature = json.dumps(own, sort_keys=True) if own else ""
+                group = self._group(signature, own)
+                if location == default:
+                    placed[signature].append(tuple(each))
                 else:
-                    plain.custom.add((tuple(each), location))
-            plain.place(plain_placed)
+                    group.custom.add((tuple(each), location))
             for signature, page in placed.items():
                 self._groups[signature].place(page)
 
@@ -105,19 +97,18 @@ class PartitionFolder:
 
     def items(self) -> list[dict[str, Any]]:
         """The folded entries, groups in the order of their first partition (values, then location)."""
-        firsts = {signature: first for signature, group in self._groups.items() if (first := self._first(group))}
         items: list[dict[str, Any]] = []
-        for signature in sorted(firsts, key=firsts.__getitem__):
+        for signature in sorted(self._groups, key=lambda signature: self._first(self._groups[signature])):
             own = self._owns[signature]
             items += [{**item, **own} for item in _fold_group(self.keys, self._groups[signature])]
         return items
 
-    def _first(self, group: _Group) -> tuple[tuple[str, ...], str] | None:
-        """The group's least (values, location); None for a group left empty."""
+    def _first(self, group: _Group) -> tuple[tuple[str, ...], str]:
+        """The group's least (values, location): a group is made for a partition, so it holds one."""
         firsts = [min(group.custom)] if group.custom else []
         if group.least is not None and self._paths is not None:
             firsts.append((group.least, self._paths.of(group.least)))
-        return min(firsts, default=None)
+        return min(firsts)
 
 
 def _fold_group(keys: Sequence[str], group: _Group) -> list[dict[str, Any]]:
