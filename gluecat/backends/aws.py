@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import boto3
 from botocore.config import Config
+from botocore.context import get_context
 from botocore.exceptions import (
     BotoCoreError,
     ConnectionClosedError,
@@ -89,7 +90,29 @@ def client(session: boto3.Session, service: str, endpoint_url: str | None, **con
     made = session.client(service, endpoint_url=endpoint_url, config=client_config(**config))  # type: ignore[call-overload]
     event = f"needs-retry.{made.meta.service_model.service_id.hyphenize()}"
     made.meta.events.register_first(event, _stop_retrying_network_failures)
+    _reuse_user_agent(made)
     return made
+
+
+def _reuse_user_agent(made: Any) -> None:
+    """botocore builds each request's User-Agent header twice, from some thirty parts, and the
+    header only changes with the set of SDK features the request uses (paginator, retry mode, ...):
+    about a fifth of a partition batch's client CPU. The same header, built once per set."""
+    creator: Any = getattr(made, "_user_agent_creator", None)
+    build = getattr(creator, "to_string", None)
+    if build is None:  # a botocore without it: its own way, unchanged
+        return
+    built: dict[tuple[frozenset[str], frozenset[str]], str] = {}
+
+    def to_string() -> str:
+        context = get_context()
+        key = (frozenset(creator._client_features or ()), frozenset(context.features if context else ()))
+        header = built.get(key)
+        if header is None:
+            header = built[key] = build()
+        return header
+
+    creator.to_string = to_string
 
 
 def _stop_retrying_network_failures(attempts: int, caught_exception: Exception | None, **_: Any) -> None:
