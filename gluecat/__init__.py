@@ -13,12 +13,21 @@ def _interrupted_while_loading(_signum: int, _frame: object) -> None:
     _os._exit(130)
 
 
-# Run as a command (`gluecat`, `python -m gluecat`), Ctrl-C in its first fraction of a second, while
-# Python imports it, is one line and exit 130, not a traceback through the import machinery; the
-# command's own handling takes over once it runs (gluecat.cli.app.run). Imported as a library, the
-# process keeps its own handler.
-if (
-    _os.path.basename(_sys.argv[0]) in ("gluecat", "-m")
-    and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
-):
-    _signal.signal(_signal.SIGINT, _interrupted_while_loading)
+def _run_as_command() -> bool:
+    """`gluecat ...` or `python -m gluecat ...`: not a library import, nor another module's run."""
+    if _sys.argv[0] == "-m":  # what Python sets while it looks for the module `-m` names
+        for index, option in enumerate(_sys.orig_argv):
+            if option.startswith("-m"):
+                return (option[2:] or "".join(_sys.orig_argv[index + 1 : index + 2])) == "gluecat"
+    return _os.path.basename(_sys.argv[0]) == "gluecat"
+
+
+# Run as a command, Ctrl-C in its first fraction of a second, while Python imports it, is one line
+# and exit 130, not a traceback through the import machinery; the command's own handling takes over
+# once it runs (gluecat.cli.app.run). Imported as a library, the process keeps its own handler.
+if _run_as_command():
+    if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+        _signal.signal(_signal.SIGINT, _interrupted_while_loading)
+    from gluecat.project import gcpause as _gcpause
+
+    _gcpause.pause_while_loading()

@@ -15,6 +15,7 @@ from gluecat.cli import output
 from gluecat.cli.interrupt import sigterm_interrupts
 from gluecat.cli.usage import DEBUG, HELP_OPTIONS, GluecatGroup
 from gluecat.errors import GluecatError, Interrupted
+from gluecat.project import gcpause
 from gluecat.text.plain import strip_ansi
 
 app = typer.Typer(
@@ -65,6 +66,7 @@ def run(command: Callable[[], int], show_secrets: bool = False) -> None:
     """Run a command body: GluecatError -> one red line and exit 1; never a traceback.
 
     Everything it prints passes a secret scrubber, unless the user asked to see secrets."""
+    gcpause.started()
     with output.scrubbed_streams(enabled=not show_secrets), sigterm_interrupts():
         _run(command)
 

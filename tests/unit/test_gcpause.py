@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
+from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner
+
+from gluecat.cli import app
+from gluecat.project import gcpause
 from gluecat.project.gcpause import paused_gc
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_no_collection_inside_and_what_was_built_is_out_of_the_collectors_sight_after() -> None:
@@ -24,5 +34,48 @@ def test_a_disabled_collector_stays_disabled() -> None:
         with paused_gc():
             pass
         assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+PROBE = """
+import gc, sys
+sys.argv[0], sys.orig_argv = {argv0!r}, {orig!r}
+import gluecat
+paused = not gc.isenabled()
+from gluecat.project import gcpause
+before = gc.get_freeze_count()
+gcpause.started()
+print(paused, gc.isenabled(), gc.get_freeze_count() > before)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv0", "orig", "as_command"),
+    [
+        ("-m", ["python", "-m", "gluecat", "plan", "."], True),
+        ("-m", ["python", "-X", "importtime", "-mgluecat", "plan"], True),
+        ("/usr/local/bin/gluecat", ["python", "/usr/local/bin/gluecat", "plan"], True),
+        ("-m", ["python", "-m", "gluecat.sandbox.server", "--port", "0"], False),  # a server runs for hours
+        ("-m", ["python", "-m", "pytest", "-m", "gluecat"], False),
+        ("script.py", ["python", "script.py", "-m", "gluecat"], False),
+    ],
+)
+def test_the_collector_waits_while_the_command_loads_and_runs_once_it_starts(
+    argv0: str, orig: list[str], as_command: bool
+) -> None:
+    """Run as a command, gluecat loads with the collector paused; the command's start freezes what
+    loading built and runs the collector again. Imported as a library, nothing changes."""
+    probe = PROBE.format(argv0=argv0, orig=orig)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert done.stdout.split() == ([str(as_command), "True", str(as_command)])
+
+
+def test_every_command_starts_the_collector_again(tmp_path: Path) -> None:
+    gcpause.pause_while_loading()
+    try:
+        result = CliRunner().invoke(app, ["validate", str(tmp_path / "missing")])
+        assert result.exit_code == 1
+        assert gc.isenabled()
     finally:
         gc.enable()
