@@ -10,11 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gluecat.secrets import redact
+
+if TYPE_CHECKING:  # a terminal's bar only: without one (CI), the command need not load it
+    from rich.progress import Progress
 
 INTERVAL = 5.0
 Clock = Callable[[], float]
@@ -82,6 +85,8 @@ class PlainBar:
 @contextmanager
 def bar(console: Console, description: str, total: int, interval: float = INTERVAL) -> Iterator[RichBar | PlainBar]:
     if console.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as progress:
             yield RichBar(progress, description, total)
