@@ -41,7 +41,7 @@ _loading = {"paused": False}
 def pause_while_loading() -> None:
     """Run as a command, loading it builds some hundred thousand objects that live until it ends
     (modules, classes, pydantic models) and frees almost none: the cyclic collector walked them over
-    and over, about a sixth of the start-up's CPU. No collection until the command runs (`started`)."""
+    and over, about 5% of the start-up's instructions. No collection until the command runs (`started`)."""
     gc.disable()
     _loading["paused"] = True
 
