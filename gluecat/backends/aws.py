@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
 
-import boto3
+import botocore.session
 from botocore.config import Config
 from botocore.context import get_context
 from botocore.exceptions import (
@@ -33,6 +33,9 @@ from gluecat.errors import GluecatError
 from gluecat.project.regions import known_regions
 
 T = TypeVar("T")
+# gluecat's AWS session: botocore's own (boto3's wrapper adds nothing gluecat uses, and loading it
+# loads s3transfer and multiprocessing: some 25 ms of every command's start).
+Session = botocore.session.Session
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 20.0
 SANDBOX_READ_TIMEOUT = 300.0
@@ -71,7 +74,7 @@ def client_config(adaptive: bool = False, **extra: Any) -> Config:
 
 
 def iceberg_s3_timeouts() -> dict[str, str]:
-    """pyiceberg's S3 FileIO properties with the same timeouts as the boto3 clients."""
+    """pyiceberg's S3 FileIO properties with the same timeouts as the botocore clients."""
     return {"s3.connect-timeout": str(CONNECT_TIMEOUT), "s3.request-timeout": str(read_timeout())}
 
 
@@ -85,9 +88,9 @@ def delta_timeouts() -> dict[str, str]:
     }
 
 
-def client(session: boto3.Session, service: str, endpoint_url: str | None, **config: Any) -> Any:
+def client(session: Session, service: str, endpoint_url: str | None, **config: Any) -> Any:
     """A client with gluecat's timeouts whose retries stop early on network failures."""
-    made = session.client(service, endpoint_url=endpoint_url, config=client_config(**config))  # type: ignore[call-overload]
+    made = session.create_client(service, endpoint_url=endpoint_url, config=client_config(**config))
     event = f"needs-retry.{made.meta.service_model.service_id.hyphenize()}"
     made.meta.events.register_first(event, _stop_retrying_network_failures)
     _reuse_user_agent(made)
@@ -121,12 +124,18 @@ def _stop_retrying_network_failures(attempts: int, caught_exception: Exception |
         raise caught_exception
 
 
-def session_region(session: boto3.Session, configured: str | None) -> str:
+def region_of(session: Session) -> str | None:
+    """The session's region: catalog.yaml's, AWS_REGION's or the profile's, once `open_session` set it."""
+    region = session.get_config_variable("region")
+    return str(region) if region else None
+
+
+def session_region(session: Session, configured: str | None) -> str:
     """The region gluecat talks to: catalog.yaml, then AWS_REGION, then the profile or AWS_DEFAULT_REGION."""
-    region = configured or os.environ.get("AWS_REGION") or session.region_name
+    region = configured or os.environ.get("AWS_REGION") or region_of(session)
     if not region:
         raise GluecatError(f"no AWS region: {REGION_FIX}")
-    check_region(region, session._session.get_component("data_loader").load_data("endpoints"))
+    check_region(region, session.get_component("data_loader").load_data("endpoints"))
     return region
 
 
@@ -143,10 +152,10 @@ def check_region(region: str, endpoints: dict[str, Any] | None = None) -> None:
     # A well-formed name botocore does not know may be a region newer than this botocore.
 
 
-def open_session(profile: str | None, region: str | None) -> boto3.Session:
+def open_session(profile: str | None, region: str | None) -> Session:
     """A session whose profile exists, whose region is known and which has credentials."""
     try:
-        session = boto3.Session(botocore_session=botocore_session(profile))
+        session = botocore_session(profile)
     except ProfileNotFound:
         where = "profile: in catalog.yaml" if profile else "AWS_PROFILE"
         raise GluecatError(
@@ -154,9 +163,18 @@ def open_session(profile: str | None, region: str | None) -> boto3.Session:
             " or add the profile to ~/.aws/config (list them with `aws configure list-profiles`)"
         ) from None
     # The session's own region setting: a second session would read the AWS configuration again.
-    session._session.set_config_variable("region", session_region(session, region))
+    session.set_config_variable("region", session_region(session, region))
     if session.get_credentials() is None:
         raise GluecatError(f"no AWS credentials found: {CREDENTIALS_FIX}")
+    return session
+
+
+def session_holding(access_key: str, secret_key: str, token: str | None, region: str, reading: Session) -> Session:
+    """A session with these credentials in `region`, reading the service data `reading` has read."""
+    session = botocore_session()
+    session.register_component("data_loader", reading.get_component("data_loader"))
+    session.set_credentials(access_key, secret_key, token)
+    session.set_config_variable("region", region)
     return session
 
 

@@ -10,9 +10,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import boto3
-
 from gluecat.backends import aws
+from gluecat.backends.aws import Session
 from gluecat.backends.base import Catalog, MetastoreAddress
 from gluecat.backends.glue import Glue, make_session, static_credentials
 from gluecat.backends.service_data import botocore_session
@@ -32,10 +31,14 @@ class Connection:
     """The catalog (`Catalog`), and the table formats' libraries reaching the same catalog and storage."""
 
     catalog: Catalog
-    session: boto3.Session
+    session: Session
     endpoint_url: str | None
     catalog_id: str | None = None
     metastore: MetastoreAddress | None = None  # backend: hive
+
+    @property
+    def region(self) -> str | None:
+        return aws.region_of(self.session)
 
     @property
     def glue(self) -> Glue:
@@ -94,7 +97,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
         os.environ.setdefault(aws.READ_TIMEOUT_VARIABLE, str(aws.SANDBOX_READ_TIMEOUT))
         # The sandbox never reaches AWS: a profile this machine lacks (AWS_PROFILE set for
-        # other work) must not stop boto3, pyiceberg or deltalake from talking to it.
+        # other work) must not stop botocore, pyiceberg or deltalake from talking to it.
         for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
             os.environ.pop(variable, None)
         with running_sandbox(root, config.region) as endpoint_url:
@@ -115,7 +118,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
 
 
-def _metastore(config: CatalogConfig, session: boto3.Session, s3_endpoint: str | None) -> Iterator[Connection]:
+def _metastore(config: CatalogConfig, session: Session, s3_endpoint: str | None) -> Iterator[Connection]:
     """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live."""
     from gluecat.backends.hive import HiveMetastore  # Thrift and its generated client load only for a metastore
 
@@ -129,7 +132,7 @@ def _metastore(config: CatalogConfig, session: boto3.Session, s3_endpoint: str |
         metastore.close()
 
 
-def _remember_credentials(session: boto3.Session) -> None:
+def _remember_credentials(session: Session) -> None:
     """Credentials are never printed, even where a library quotes them back in an error."""
     credentials = static_credentials(session)
     if credentials:

@@ -7,11 +7,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3
 from deltalake import DeltaTable
 from deltalake.exceptions import DeltaError
 
-from gluecat.backends.aws import delta_timeouts
+from gluecat.backends.aws import Session, delta_timeouts, region_of
 from gluecat.backends.delta_types import delta_fields, delta_schema, type_text
 from gluecat.backends.glue import static_credentials
 from gluecat.errors import LiveStateError
@@ -30,8 +29,8 @@ class DeltaLog:
     comments: dict[str, str] = field(default_factory=dict)
 
 
-def storage_options(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
-    options = {"AWS_REGION": session.region_name or "us-east-1", **delta_timeouts()}
+def storage_options(session: Session, endpoint_url: str | None) -> dict[str, str]:
+    options = {"AWS_REGION": region_of(session) or "us-east-1", **delta_timeouts()}
     credentials = static_credentials(session)
     if credentials:
         options["AWS_ACCESS_KEY_ID"] = credentials.access_key
@@ -57,7 +56,7 @@ def rust_panics_as(doing: str) -> Iterator[None]:
 
 
 class DeltaTables:
-    def __init__(self, session: boto3.Session, endpoint_url: str | None) -> None:
+    def __init__(self, session: Session, endpoint_url: str | None) -> None:
         self.options = storage_options(session, endpoint_url)
 
     def read(self, uri: str) -> DeltaLog | None:

@@ -1,4 +1,4 @@
-"""The thin boto3 layer: sessions, paginated and segmented reads, batched writes, errors.
+"""The thin botocore layer: sessions, paginated and segmented reads, batched writes, errors.
 
 Every Glue contract a planner must respect lives here: pages of 100 tables and
 1,000 partitions, at most 10 segments, batches of 100/100/25 with per-entry
@@ -14,12 +14,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws, lean_json
 from gluecat.backends.base import EntryError
-from gluecat.backends.service_data import botocore_session
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
@@ -35,7 +33,7 @@ WRITE_CONCURRENCY = 8  # batches of one table in flight at once (catalog.yaml `w
 Shape = dict[str, Any]
 
 
-def make_session(config: CatalogConfig) -> boto3.Session:
+def make_session(config: CatalogConfig) -> aws.Session:
     """The standard credential chain, a profile, or an assumed role (with external id)."""
     session = aws.open_session(config.profile, config.region)
     if not config.role_arn:
@@ -48,25 +46,23 @@ def make_session(config: CatalogConfig) -> boto3.Session:
         credentials = sts.assume_role(**assume)["Credentials"]
     except (ClientError, BotoCoreError) as exc:
         raise LiveStateError(f"cannot assume role {config.role_arn}: {aws.explain(exc) or exc}") from exc
-    return boto3.Session(
-        aws_access_key_id=credentials["AccessKeyId"],
-        aws_secret_access_key=credentials["SecretAccessKey"],
-        aws_session_token=credentials["SessionToken"],
-        region_name=session.region_name,
-        botocore_session=botocore_session(),
+    region = aws.region_of(session)
+    assert region is not None, "open_session sets the region"
+    return aws.session_holding(
+        credentials["AccessKeyId"], credentials["SecretAccessKey"], credentials["SessionToken"], region, session
     )
 
 
 @dataclass(frozen=True)
 class StaticCredentials:
-    """A session's resolved credentials, for clients outside boto3 (pyarrow, delta-rs)."""
+    """A session's resolved credentials, for clients outside botocore (pyarrow, delta-rs)."""
 
     access_key: str
     secret_key: str
     token: str | None
 
 
-def static_credentials(session: boto3.Session) -> StaticCredentials | None:
+def static_credentials(session: aws.Session) -> StaticCredentials | None:
     credentials = session.get_credentials()
     if credentials is None:
         return None
@@ -80,11 +76,11 @@ def segments_for(expected_partitions: int) -> int:
 
 
 class Glue:
-    """The Glue Data Catalog as a `Catalog`: boto3 calls, each translating AWS errors at the boundary."""
+    """The Glue Data Catalog as a `Catalog`: botocore calls, each translating AWS errors at the boundary."""
 
     def __init__(
         self,
-        session: boto3.Session,
+        session: aws.Session,
         endpoint_url: str | None,
         catalog_id: str | None,
         write_concurrency: int = WRITE_CONCURRENCY,

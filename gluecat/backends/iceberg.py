@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import boto3
 from pyiceberg.catalog import Catalog
 from pyiceberg.catalog.glue import GlueCatalog
 from pyiceberg.exceptions import CommitFailedException, NoSuchTableError
@@ -20,7 +19,7 @@ from pyiceberg.table.sorting import NullOrder
 from pyiceberg.transforms import parse_transform
 
 from gluecat.backends import aws
-from gluecat.backends.aws import iceberg_s3_timeouts
+from gluecat.backends.aws import Session, iceberg_s3_timeouts
 from gluecat.backends.glue import static_credentials
 from gluecat.backends.iceberg_files import latest_metadata
 from gluecat.backends.iceberg_meta import Op, fingerprint
@@ -30,9 +29,9 @@ from gluecat.model import IcebergColumn
 from gluecat.model.hivetype import parse
 
 
-def lake_properties(session: boto3.Session, endpoint_url: str | None) -> dict[str, str]:
+def lake_properties(session: Session, endpoint_url: str | None) -> dict[str, str]:
     """pyiceberg's S3 settings: the session's region and credentials, the endpoint, gluecat's timeouts."""
-    properties: dict[str, str] = {"s3.region": session.region_name or "us-east-1", **iceberg_s3_timeouts()}
+    properties: dict[str, str] = {"s3.region": aws.region_of(session) or "us-east-1", **iceberg_s3_timeouts()}
     credentials = static_credentials(session)
     if credentials:
         properties["s3.access-key-id"] = credentials.access_key
@@ -50,14 +49,14 @@ LAKE_SCHEMES = ("s3", "s3a", "s3n")
 class IcebergTables:
     """Iceberg tables of one catalog (pyiceberg's Glue or Hive catalog) and the storage under them."""
 
-    def __init__(self, catalog: Catalog, properties: dict[str, str], session: boto3.Session, endpoint_url: str | None):
+    def __init__(self, catalog: Catalog, properties: dict[str, str], session: Session, endpoint_url: str | None):
         self.properties = properties
         self.catalog = catalog
         self._s3 = aws.client(session, "s3", endpoint_url)
 
     @classmethod
     def on_glue(
-        cls, glue_client: Any, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None
+        cls, glue_client: Any, session: Session, endpoint_url: str | None, catalog_id: str | None
     ) -> IcebergTables:
         properties = lake_properties(session, endpoint_url)
         if catalog_id:
@@ -65,7 +64,7 @@ class IcebergTables:
         return cls(GlueCatalog("gluecat", client=glue_client, **properties), properties, session, endpoint_url)
 
     @classmethod
-    def on_hive(cls, uri: str, version: str | None, session: boto3.Session, endpoint_url: str | None) -> IcebergTables:
+    def on_hive(cls, uri: str, version: str | None, session: Session, endpoint_url: str | None) -> IcebergTables:
         from gluecat.backends.iceberg_hive import hive_catalog
 
         properties = lake_properties(session, endpoint_url)

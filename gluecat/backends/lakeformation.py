@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws, lean_json
+from gluecat.backends.aws import Session
 from gluecat.errors import GluecatError, LiveStateError, UnreachableError
 
 BATCH_PERMISSIONS = 20
@@ -35,7 +35,7 @@ class EntryFailure:
 
 
 class LakeFormation:
-    def __init__(self, session: boto3.Session, endpoint_url: str | None, catalog_id: str | None) -> None:
+    def __init__(self, session: Session, endpoint_url: str | None, catalog_id: str | None) -> None:
         self.client = aws.client(session, "lakeformation", endpoint_url)
         self.catalog_id = catalog_id
         self.calls: Counter[str] = Counter()

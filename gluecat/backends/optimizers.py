@@ -15,11 +15,10 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws
-from gluecat.backends.aws import chunks
+from gluecat.backends.aws import Session, chunks
 from gluecat.backends.glue import Glue
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 
@@ -47,7 +46,7 @@ def optimizers_of(connection: Connection) -> TableOptimizers:
 class TableOptimizers:
     """The optimizer calls, over the Glue client of a connection (its calls are counted with Glue's)."""
 
-    def __init__(self, glue: Glue, session: boto3.Session, endpoint_url: str | None) -> None:
+    def __init__(self, glue: Glue, session: Session, endpoint_url: str | None) -> None:
         self._glue = glue
         self._client = glue.client
         self._catalog_id: str | None = glue.catalog.get("CatalogId") or _ACCOUNTS.get(glue)

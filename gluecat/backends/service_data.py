@@ -74,7 +74,7 @@ class ServiceData(Loader):
 
 
 def botocore_session(profile: str | None = None) -> botocore.session.Session:
-    """A botocore session (for `boto3.Session(botocore_session=...)`) whose service data is read by
+    """A botocore session whose service data is read by
     `ServiceData`. Raises ProfileNotFound for a profile the AWS configuration lacks."""
     session = botocore.session.Session(profile=profile)
     session.register_component("data_loader", ServiceData(extra_search_paths=_data_paths(session)))

@@ -40,7 +40,7 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
     ignore = tuple(config.ignore_parameters)
     with connect_to(config, root) as connection, progress.status(stderr, "reading the live catalog"):
         result = import_catalog(connection, root, selection, ignore, force, references, config.warehouse, dry_run)
-        region = connection.session.region_name
+        region = connection.region
     catalog = root / CATALOG_FILE
     catalog_written = not catalog.exists()
     if dry_run:

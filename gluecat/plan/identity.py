@@ -21,7 +21,7 @@ def catalog_binding(project: Project, connection: Connection) -> Binding:
     return Binding(
         root=str(project.root.resolve()),
         catalog=config.catalog_id or caller_account(connection),
-        region=connection.session.region_name or config.region or "",
+        region=connection.region or config.region or "",
         endpoint=_endpoint(config),
     )
 

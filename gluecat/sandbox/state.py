@@ -14,7 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import boto3
 import botocore.session
 
 from gluecat.errors import LiveStateError
@@ -27,14 +26,11 @@ REGION = "us-east-1"
 ACCESS_KEY = SECRET_KEY = "sandbox"  # moto accepts any; real AWS is never reached
 
 
-def sandbox_session(region: str | None, core: botocore.session.Session) -> boto3.Session:
-    """A session holding the sandbox's own credentials; `core`: the botocore session under it."""
-    return boto3.Session(
-        aws_access_key_id=ACCESS_KEY,
-        aws_secret_access_key=SECRET_KEY,
-        region_name=region or REGION,
-        botocore_session=core,
-    )
+def sandbox_session(region: str | None, session: botocore.session.Session) -> botocore.session.Session:
+    """`session`, holding the sandbox's own credentials, in `region` (the sandbox's by default)."""
+    session.set_credentials(ACCESS_KEY, SECRET_KEY)
+    session.set_config_variable("region", region or REGION)
+    return session
 
 
 @contextmanager
@@ -79,13 +75,14 @@ def _private_server(project_root: Path, region: str | None, lock: SandboxLock, p
     return LocalGlue(port=port, state=state, region=region or REGION, inherit_fds=(lock.descriptor,))
 
 
-def ensure_buckets(session: boto3.Session, endpoint: str, uris: list[str]) -> None:
+def ensure_buckets(session: botocore.session.Session, endpoint: str, uris: list[str]) -> None:
     """The sandbox's S3 has the buckets a project's locations name (real S3 is never touched)."""
-    s3 = session.client("s3", endpoint_url=endpoint)
+    s3: Any = session.create_client("s3", endpoint_url=endpoint)
     # Outside us-east-1, S3 refuses a bucket without its region as the location constraint.
     where: dict[str, Any] = {}
-    if session.region_name and session.region_name != REGION:
-        where["CreateBucketConfiguration"] = {"LocationConstraint": session.region_name}
+    region = session.get_config_variable("region")
+    if region and region != REGION:
+        where["CreateBucketConfiguration"] = {"LocationConstraint": region}
     existing = {b["Name"] for b in s3.list_buckets().get("Buckets", [])}
     for uri in uris:
         scheme, _, rest = uri.partition("://")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
 from botocore.exceptions import ClientError
 
+from gluecat.backends import aws
 from gluecat.backends.glue import Glue
 from gluecat.errors import LiveStateError
 from gluecat.sandbox.server import LocalGlue
@@ -100,7 +100,7 @@ def test_lean_listings_equal_botocores_parse_but_for_timestamps(
     root = _project(tmp_path, server.endpoint_url, days=3)
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     server.configure(page_size=70)  # several pages, NextToken carried through the lean answers
-    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    glue = Glue(aws.open_session(None, "us-east-1"), server.endpoint_url, None)
     lean = sorted(glue.partitions("sales", "events", 300), key=lambda p: p["Values"])
     plain = sorted(
         (p for page in raw_glue.get_paginator("get_partitions").paginate(DatabaseName="sales", TableName="events")
@@ -116,7 +116,7 @@ def test_lean_listings_equal_botocores_parse_but_for_timestamps(
 
 
 def test_lean_listings_keep_glues_errors_and_retries(server: LocalGlue) -> None:
-    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    glue = Glue(aws.open_session(None, "us-east-1"), server.endpoint_url, None)
     with pytest.raises(LiveStateError, match="Database nowhere not found"):  # translated, as before
         glue.partitions("nowhere", "events", 10)
     with pytest.raises(ClientError) as raised:
@@ -144,7 +144,7 @@ def test_lean_partition_batches_send_what_botocore_would_serialise(server: Local
         "Name": "t", "PartitionKeys": [{"Name": "day", "Type": "string"}],
         "StorageDescriptor": {"Columns": [{"Name": "v", "Type": "int"}], "Location": "s3://b/t/"},
     })  # fmt: skip
-    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    glue = Glue(aws.open_session(None, "us-east-1"), server.endpoint_url, None)
     ours, theirs = _sent_bodies(glue.client), _sent_bodies(raw_glue)
     batches = [
         [{"Values": [f"{day}"], "StorageDescriptor": {"Location": f"s3://b/t/day={day}/"}, "Parameters": {"k": "é"}}

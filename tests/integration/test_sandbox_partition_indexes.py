@@ -10,6 +10,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
+from gluecat.backends import aws
 from gluecat.sandbox.partition_indexes import BACKFILL_SECONDS
 from gluecat.sandbox.server import LocalGlue
 
@@ -135,7 +136,7 @@ def test_an_interrupted_wait_reports_what_was_sent_and_a_replace_stops_after_its
     from gluecat.changes.model import Action, Change
 
     _table(raw_glue, PartitionIndexes=[{"IndexName": "by_dt", "Keys": ["dt"]}])
-    glue = Glue(boto3.Session(region_name="us-east-1"), server.endpoint_url, None)
+    glue = Glue(aws.open_session(None, "us-east-1"), server.endpoint_url, None)
     notes: list[str] = []
     interrupted = threading.Event()
     interrupted.set()  # Ctrl-C came while apply waited

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import boto3
+import botocore.session
 import pytest
 from botocore.exceptions import ProfileNotFound, UnknownServiceError
 from botocore.loaders import Loader, create_loader
@@ -71,11 +71,10 @@ def test_aws_data_path_is_searched_first(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_clients_made_from_it_have_botocores_operations() -> None:
-    ours = boto3.Session(botocore_session=botocore_session(), region_name="us-east-1")
-    plain = boto3.Session(region_name="us-east-1")
+    ours, plain = botocore_session(), botocore.session.Session()
     for service, paged in (("glue", "get_partitions"), ("lakeformation", "list_lf_tags")):
-        made = ours.client(service, aws_access_key_id="k", aws_secret_access_key="s")
-        reference = plain.client(service, aws_access_key_id="k", aws_secret_access_key="s")
+        made = ours.create_client(service, "us-east-1", aws_access_key_id="k", aws_secret_access_key="s")
+        reference = plain.create_client(service, "us-east-1", aws_access_key_id="k", aws_secret_access_key="s")
         assert made.meta.service_model.operation_names == reference.meta.service_model.operation_names
         assert made.can_paginate(paged) and reference.can_paginate(paged)
 
