@@ -9,6 +9,8 @@ waiting for minutes before learning that the endpoint is wrong.
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.util
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -16,7 +18,6 @@ from typing import Any, TypeVar
 
 import botocore.session
 from botocore.config import Config
-from botocore.context import get_context
 from botocore.exceptions import (
     BotoCoreError,
     ConnectionClosedError,
@@ -97,6 +98,10 @@ def client(session: Session, service: str, endpoint_url: str | None, **config: A
     return made
 
 
+# botocore 1.37.x on: a request's SDK features (paginator, waiter, ...) are in its context, and its header.
+_CONTEXT = importlib.import_module("botocore.context") if importlib.util.find_spec("botocore.context") else None
+
+
 def _reuse_user_agent(made: Any) -> None:
     """botocore builds each request's User-Agent header twice, from some thirty parts, and the
     header only changes with the set of SDK features the request uses (paginator, retry mode, ...):
@@ -108,8 +113,9 @@ def _reuse_user_agent(made: Any) -> None:
     built: dict[tuple[frozenset[str], frozenset[str]], str] = {}
 
     def to_string() -> str:
-        context = get_context()
-        key = (frozenset(creator._client_features or ()), frozenset(context.features if context else ()))
+        context = _CONTEXT.get_context() if _CONTEXT else None
+        client_features = getattr(creator, "_client_features", None) or ()
+        key = (frozenset(client_features), frozenset(context.features if context else ()))
         header = built.get(key)
         if header is None:
             header = built[key] = build()
