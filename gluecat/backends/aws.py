@@ -35,7 +35,7 @@ from gluecat.project.regions import known_regions
 
 T = TypeVar("T")
 # gluecat's AWS session: botocore's own (boto3's wrapper adds nothing gluecat uses, and loading it
-# loads s3transfer and multiprocessing: some 25 ms of every command's start).
+# loads s3transfer and multiprocessing besides).
 Session = botocore.session.Session
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 20.0
