@@ -175,10 +175,13 @@ def open_session(profile: str | None, region: str | None) -> Session:
     return session
 
 
-def session_holding(access_key: str, secret_key: str, token: str | None, region: str, reading: Session) -> Session:
-    """A session with these credentials in `region`, reading the service data `reading` has read."""
+def session_holding(
+    access_key: str, secret_key: str, token: str | None, region: str, reading: Session | None = None
+) -> Session:
+    """A session with these credentials in `region`; `reading`: a session whose service data it reuses."""
     session = botocore_session()
-    session.register_component("data_loader", reading.get_component("data_loader"))
+    if reading is not None:
+        session.register_component("data_loader", reading.get_component("data_loader"))
     session.set_credentials(access_key, secret_key, token)
     session.set_config_variable("region", region)
     return session

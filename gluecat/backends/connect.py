@@ -14,7 +14,6 @@ from gluecat.backends import aws
 from gluecat.backends.aws import Session
 from gluecat.backends.base import Catalog, MetastoreAddress
 from gluecat.backends.glue import Glue, make_session, static_credentials
-from gluecat.backends.service_data import botocore_session
 from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
@@ -91,7 +90,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
     """A connection from catalog settings alone (import runs before the YAML exists)."""
     if config.sandbox:
         # The emulator's modules load only for a sandbox catalog (~15 ms of every other command's start).
-        from gluecat.sandbox.state import ensure_buckets, running_sandbox, sandbox_session
+        from gluecat.sandbox.state import ACCESS_KEY, REGION, SECRET_KEY, ensure_buckets, running_sandbox
 
         # The embedded emulator serves requests one at a time; a large page may queue for longer
         # than a real Glue call takes, so the fail-fast read timeout is relaxed for it alone.
@@ -101,7 +100,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         for variable in ("AWS_PROFILE", "AWS_DEFAULT_PROFILE"):
             os.environ.pop(variable, None)
         with running_sandbox(root, config.region) as endpoint_url:
-            session = sandbox_session(config.region, botocore_session())
+            session = aws.session_holding(ACCESS_KEY, SECRET_KEY, None, config.region or REGION)
             ensure_buckets(session, endpoint_url, locations or [])
             if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
                 yield from _metastore(config, session, endpoint_url)

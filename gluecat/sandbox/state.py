@@ -26,13 +26,6 @@ REGION = "us-east-1"
 ACCESS_KEY = SECRET_KEY = "sandbox"  # moto accepts any; real AWS is never reached
 
 
-def sandbox_session(region: str | None, session: botocore.session.Session) -> botocore.session.Session:
-    """`session`, holding the sandbox's own credentials, in `region` (the sandbox's by default)."""
-    session.set_credentials(ACCESS_KEY, SECRET_KEY)
-    session.set_config_variable("region", region or REGION)
-    return session
-
-
 @contextmanager
 def running_sandbox(project_root: Path, region: str | None) -> Iterator[str]:
     """The endpoint a command uses; what it wrote is saved when it is done."""

@@ -8,7 +8,6 @@ import pytest
 
 from gluecat.backends import aws
 from gluecat.backends.delta import DeltaTables
-from gluecat.backends.service_data import botocore_session
 from gluecat.errors import LiveStateError
 from gluecat.text.plain import one_line, strip_ansi
 
@@ -23,7 +22,7 @@ def test_delta_errors_are_plain_and_one_line() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    session = aws.session_holding("k", "s", None, "us-east-1", botocore_session())
+    session = aws.session_holding("k", "s", None, "us-east-1")
     tables = DeltaTables(session, f"http://127.0.0.1:{port}")
     with pytest.raises(LiveStateError) as caught:
         tables.read("s3://lake/sales/events")
