@@ -23,7 +23,7 @@ from typing import Any
 from gluecat.changes.model import Action, PartitionWrite, Plan
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
-from gluecat.secrets import held
+from gluecat.secrets import held, redact
 from gluecat.secrets import values as secret_values
 
 
@@ -65,12 +65,17 @@ def write(out: Path, plan: Plan, binding: Binding) -> None:
 
 def _held_back(plan: Plan) -> Plan:
     """The plan with each secret an update carries from the live object unchanged held back (apply
-    takes it from the live object again): only values the plan itself writes are in the file."""
+    takes it from the live object again), and the old side of every diff masked as plans show it:
+    only values the plan itself writes are in the file."""
     changes = tuple(
         dataclasses.replace(change, desired=held.hold_back(change.desired, [(d.path, d.after) for d in change.diffs]))
         if change.action is Action.UPDATE and change.kind in ("table", "database") and isinstance(change.desired, dict)
         else change
         for change in plan.changes
+    )
+    changes = tuple(
+        dataclasses.replace(change, diffs=tuple(serialize.live_side_masked(d) for d in change.diffs))
+        for change in changes
     )
     partitions = tuple(
         dataclasses.replace(group, updates=tuple(_held_move(write) for write in group.updates))
@@ -80,8 +85,13 @@ def _held_back(plan: Plan) -> Plan:
 
 
 def _held_move(write: PartitionWrite) -> PartitionWrite:
-    """A partition the plan moves carries all it holds live: its secrets are held back too."""
-    return write if write.live is None else dataclasses.replace(write, live=held.hold_back(write.live, []))
+    """A partition the plan moves carries all it holds live: its secrets are held back too, and a
+    password in the location it moves from is masked."""
+    before = None if write.before is None else redact.scrub(write.before)
+    if write.live is None and before == write.before:
+        return write
+    live = None if write.live is None else held.hold_back(write.live, [])
+    return dataclasses.replace(write, live=live, before=before)
 
 
 def _write_private(path: Path, text: str) -> None:

@@ -58,12 +58,14 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "table": p.table,
                 "keys": list(p.keys),
                 "storage": p.storage,
-                "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints.items()],
+                "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints],
                 "create": [_write(w) for w in p.creates],
                 "update": [{**_write(w), "before": w.before, "live": w.live} for w in p.updates],
                 "delete": [list(v) for v in p.deletes],
                 "follow": [list(v) for v in p.follows],
                 "impact": p.impact.value,
+                "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in p.findings],
+                "left_alone": p.left_alone,
             }
             for p in plan.partitions
         ],
@@ -113,7 +115,7 @@ def from_json(data: dict[str, Any]) -> Plan:
                     for w in p["update"]
                 ),
                 deletes=tuple(tuple(v) for v in p["delete"]),
-                live_fingerprints={tuple(g["values"]): g["fingerprint"] for g in p["live_fingerprints"]},
+                live_fingerprints=tuple((tuple(g["values"]), g["fingerprint"]) for g in p["live_fingerprints"]),
                 follows=tuple(tuple(v) for v in p.get("follow", [])),
             )
             for p in data["partitions"]
@@ -195,10 +197,21 @@ def _hide_moved_from(write: PartitionWrite) -> PartitionWrite:
 _KEYED_PATHS = ("parameters.", "serde.parameters.", "storage_parameters.", "properties.", "extra.")
 
 
-def _mask_diff(diff: FieldDiff) -> FieldDiff:
+def _diff_key(diff: FieldDiff) -> str:
     prefix = next((p for p in _KEYED_PATHS if diff.path.startswith(p)), None)
-    key = diff.path.removeprefix(prefix) if prefix else diff.path.partition(".parameters.")[2]  # a column's
+    return diff.path.removeprefix(prefix) if prefix else diff.path.partition(".parameters.")[2]  # a column's
+
+
+def _mask_diff(diff: FieldDiff) -> FieldDiff:
+    key = _diff_key(diff)
     return FieldDiff(diff.path, redact.mask_value(key, diff.before), redact.mask_value(key, diff.after))
+
+
+def live_side_masked(diff: FieldDiff) -> FieldDiff:
+    """`diff` with its old (live) side masked as every rendered format masks it: a saved plan needs
+    only what it writes, and the value a changed secret replaces (a rotated key) must not travel."""
+    before = redact.mask_value(_diff_key(diff), diff.before)
+    return diff if before == diff.before else dataclasses.replace(diff, before=before)
 
 
 def _mask_partitions(group: PartitionChanges) -> PartitionChanges:

@@ -168,23 +168,30 @@ def _replace(directory: int, name: str, payload: bytes, mode: int) -> None:
     temporary = f".gluecat-{os.getpid()}-{os.urandom(4).hex()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     kept = None if mode == PRIVATE_FILE else _mode_of(directory, name)
-    handle = os.open(temporary, flags, mode, dir_fd=directory)
     try:
-        try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(handle, view) :]
-            if mode == PRIVATE_FILE or kept is not None:
-                # A private file is the owner's alone whatever the umask; a file written over keeps its mode.
-                os.fchmod(handle, mode if kept is None else kept)
-            os.fsync(handle)
-        finally:
-            os.close(handle)
+        # Made inside the `try`: Ctrl-C the moment the file exists, before its descriptor is even
+        # held, still removes it by name.
+        _fill(os.open(temporary, flags, mode, dir_fd=directory), payload, mode, kept)
         os.replace(temporary, name, src_dir_fd=directory, dst_dir_fd=directory)
-    except BaseException:
-        with contextlib.suppress(OSError):  # a full disk leaves no half-written file behind
-            os.unlink(temporary, dir_fd=directory)
+    except BaseException as exc:
+        if not isinstance(exc, FileExistsError):  # O_EXCL refused a name that is not this write's
+            with contextlib.suppress(OSError):  # a full disk or Ctrl-C leaves no half-written file behind
+                os.unlink(temporary, dir_fd=directory)
         raise
+
+
+def _fill(handle: int, payload: bytes, mode: int, kept: int | None) -> None:
+    """`payload` written to the new file `handle`, its mode set, on disk; the handle closed."""
+    try:
+        view = memoryview(payload)
+        while view:
+            view = view[os.write(handle, view) :]
+        if mode == PRIVATE_FILE or kept is not None:
+            # A private file is the owner's alone whatever the umask; a file written over keeps its mode.
+            os.fchmod(handle, mode if kept is None else kept)
+        os.fsync(handle)
+    finally:
+        os.close(handle)
 
 
 def _mode_of(directory: int, name: str) -> int | None:

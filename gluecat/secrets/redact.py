@@ -16,6 +16,7 @@ text such as error messages from botocore, pyiceberg and deltalake.
 from __future__ import annotations
 
 import functools
+import json
 import re
 import threading
 from collections.abc import Mapping
@@ -100,7 +101,7 @@ def scrub_known(text: str, whole: bool = True) -> str:
 
     Values from `${env.NAME}` become `(sensitive:NAME)`, so a user can tell which one it was; a
     short one only when it is the whole of `text` and `whole` says `text` is one value."""
-    text = secret_values.mask(text, whole)
+    text = _quoted_or_cut(secret_values.mask(text, whole))
     pattern = _remembered_pattern
     if pattern is not None:
         text = pattern.sub(MASK, text)
@@ -112,10 +113,63 @@ def scrub_known(text: str, whole: bool = True) -> str:
     return text
 
 
+# How a message may quote a value: as Python's repr or JSON writes it (backslashes doubled, quotes and
+# control characters escaped), or cut short with an ellipsis (`the text 'Abc…'`).
+_CUT = "…"
+
+
+def _quoted_or_cut(text: str) -> str:
+    """`text` with each `${env.NAME}` value masked in the spellings a message quotes it in."""
+    if "\\" not in text and _CUT not in text:
+        return text
+    for name, value in sorted(secret_values.by_name().items(), key=lambda item: len(item[1]), reverse=True):
+        if len(value) < MIN_REMEMBERED:
+            continue
+        if "\\" in text:
+            for spelled in _quoted(value):
+                text = text.replace(spelled, f"(sensitive:{name})")
+        if _CUT in text:
+            for spelled in (value, *_quoted(value)):
+                text = _cut_short(text, spelled, f"(sensitive:{name})")
+    return text
+
+
+@functools.lru_cache(maxsize=256)
+def _quoted(value: str) -> tuple[str, ...]:
+    spellings = {repr(value)[1:-1], json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+    spellings |= {spelled.replace("\\'", "'") for spelled in spellings}
+    return tuple(sorted((s for s in spellings if s != value), key=len, reverse=True))
+
+
+def _cut_short(text: str, value: str, placeholder: str) -> str:
+    """A value's first characters followed by an ellipsis: how long values are cut in messages."""
+    for length in range(len(value) - 1, MIN_REMEMBERED - 1, -1):
+        cut = value[:length] + _CUT
+        if cut in text:
+            text = text.replace(cut, placeholder + _CUT)
+    return text
+
+
 def scrub(text: str) -> str:
     """Free text (an error message, a value) with every recognisable secret masked."""
     text = scrub_known(text)
     return _PAIR.sub(_mask_pair, text) if _may_hold_secret_word(text) else text
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where `scrub` finds a secret in `text` by its shape (a URL's password, `password=...`, a
+    signature): (start, end) pairs in order, none overlapping. Import writes a reference there."""
+    patterns = [_URL_USERINFO, _ORACLE_USERINFO, _SIGNATURE]
+    if _may_hold_secret_word(text):
+        patterns.append(_PAIR)
+    found = sorted(match.span("secret") for pattern in patterns for match in pattern.finditer(text))
+    spans: list[tuple[int, int]] = []
+    for start, end in found:
+        if spans and start < spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def _mask_pair(match: re.Match[str]) -> str:

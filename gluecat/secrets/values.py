@@ -9,27 +9,22 @@ from __future__ import annotations
 
 import base64
 import binascii
-import dataclasses
 import functools
 import hashlib
 import hmac
 import json
-import operator
 import os
 import re
 import threading
 from collections.abc import Callable, Mapping
-from enum import Enum
 from typing import Any
 
-import orjson
-
 from gluecat.errors import GluecatError
+from gluecat.secrets.walk import json_needles, map_strings
 
 # `(sensitive:NAME)`, or `(sensitive:NAME@FORM)` where the value was written in another spelling
 # (a partition value escaped into its path): group 1 is the name.
 PLACEHOLDER = re.compile(r"\(sensitive:([A-Za-z_][A-Za-z0-9_]*)(?:@[a-z]+)?\)")
-_PLACED = re.compile(r"\(sensitive:(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:@(?P<form>[a-z]+))?\)")
 # An Athena view's payload: JSON in base64, where no text search sees a value.
 _PAYLOAD = re.compile(r"/\* Presto View: (?P<body>[A-Za-z0-9+/]+={0,2}) \*/")
 _PAYLOAD_OPENING = "/* Presto View: "
@@ -105,21 +100,26 @@ def mask(text: str, whole: bool = True) -> str:
     such as a field; a stream of output is not)."""
     if not _names or not text:
         return text
-    return _mask_text(_in_payloads(text, lambda inner: _mask_text(inner, True)), whole)
+    return _layered(text, lambda outside, alone: _masked(outside, whole and alone, escape=False), _masked_json)
 
 
-def _mask_text(text: str, whole: bool) -> str:
+def _masked(text: str, whole: bool, escape: bool) -> str:
+    """`text` with each secret (in each spelling) made a placeholder and, with `escape`, each
+    `(sensitive:` of its own escaped: one pass, so neither can be taken for the other."""
     if whole and text in _names:
         return f"(sensitive:{_names[text]})"
-    pattern, spelled = _pattern(_generation[0])
+    pattern, spelled = _pattern(_generation[0], escape)
     if pattern is None:
         return text
     return pattern.sub(lambda match: spelled[match.group(0)], text)
 
 
-@functools.lru_cache(maxsize=4)
-def _pattern(generation: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
-    """What to look for (each value and each of its spellings) and what each becomes; `generation`
+@functools.lru_cache(maxsize=8)
+def _pattern(
+    generation: int, escape: bool, json_spelled: bool = False
+) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """What to look for (each value and each of its spellings, as JSON text spells them with
+    `json_spelled`; with `escape`, gluecat's own opening too) and what each becomes; `generation`
     keys the cache."""
     with _lock:
         named, forms = dict(_names), dict(_forms)
@@ -132,42 +132,102 @@ def _pattern(generation: int) -> tuple[re.Pattern[str] | None, dict[str, str]]:
             other = make(value)
             if len(value) >= MIN_INSIDE_TEXT and other != value:
                 spelled.setdefault(other, f"(sensitive:{name}@{form})")
+    if json_spelled:
+        spelled = {_json_spelling(text): placeholder for text, placeholder in spelled.items()}
+    ordered = [re.escape(value) for value in sorted(spelled, key=len, reverse=True)]  # longest first
+    if escape:
+        spelled[_OPENING] = _ESCAPED
+        ordered.append(re.escape(_OPENING))  # after the secrets: a secret holding the opening is masked whole
     if not spelled:
         return None, spelled
-    ordered = sorted(spelled, key=len, reverse=True)  # longest first: no partial masking
-    return re.compile("|".join(re.escape(value) for value in ordered)), spelled
+    if json_spelled:
+        ordered.append(_JSON_ESCAPE)  # kept as it is: no match starts inside one
+    return re.compile("|".join(ordered)), spelled
 
 
-def _in_payloads(text: str, change: Callable[[str], str]) -> str:
-    """`text` with `change` applied to every string inside each Athena view payload it holds; a
-    payload nothing changed keeps its bytes."""
+_JSON_ESCAPE = r"\\u[0-9A-Fa-f]{4}|\\."
+
+
+def _json_spelling(text: str) -> str:
+    """`text` as it reads inside a JSON string that gluecat (or any compact writer) wrote."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _masked_json(text: str, escape: bool = False) -> str:
+    """The JSON text inside a view payload with each secret masked (and, with `escape`, each opening
+    escaped), byte for byte where the secrets are spelled as compact JSON spells them. A secret spelled
+    otherwise (`\\u003c` for `<`, as Terraform's jsonencode writes) is found in the decoded strings, and
+    the JSON is written again: the restored view is the same JSON, if not the same bytes."""
+    pattern, spelled = _pattern(_generation[0], escape, json_spelled=True)
+    changed = text if pattern is None else pattern.sub(lambda match: spelled.get(match[0], match[0]), text)
+    if not _names or not _holds_secret(changed):
+        return changed
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return changed
+    data = map_strings(data, lambda inner: _masked(inner, True, escape))
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _holds_secret(json_text: str) -> bool:
+    try:
+        data = json.loads(json_text)
+    except ValueError:
+        return False
+    secrets = values()
+    found = [False]
+
+    def look(inner: str) -> str:
+        if any(inner == secret or (len(secret) >= MIN_INSIDE_TEXT and secret in inner) for secret in secrets):
+            found[0] = True
+        return inner
+
+    map_strings(data, look)
+    return found[0]
+
+
+def _layered(text: str, outside: Callable[[str, bool], str], inside: Callable[[str], str]) -> str:
+    """`outside` applied to the text around Athena view payloads (told whether that text is all there
+    is) and `inside` to the JSON text of each payload. Escaping, masking and restoring all walk text
+    this one way, so a saved plan can only put a value back where gluecat's own masking could have
+    put a placeholder: never into one planted in live text, whatever surrounds it."""
     if _PAYLOAD_OPENING not in text:
-        return text
+        return outside(text, True)
+    parts: list[str] = []
+    start = 0
+    for match in _PAYLOAD.finditer(text):
+        parts.append(outside(text[start : match.start()], False))
+        parts.append(_in_payload(match, inside))
+        start = match.end()
+    if start == 0:
+        return outside(text, True)
+    parts.append(outside(text[start:], False))
+    return "".join(parts)
 
-    def one(match: re.Match[str]) -> str:
-        try:
-            data = json.loads(base64.b64decode(match["body"], validate=True).decode("utf-8"))
-        except (binascii.Error, ValueError):
-            return match.group(0)
-        changed = _map_strings(data, change)
-        if changed == data:
-            return match.group(0)
-        body = json.dumps(changed, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-        return f"{_PAYLOAD_OPENING}{base64.b64encode(body).decode('ascii')} */"
 
-    return _PAYLOAD.sub(one, text)
+def _in_payload(match: re.Match[str], inside: Callable[[str], str]) -> str:
+    """One payload with `inside` applied to its JSON text; a payload nothing changed (or that holds
+    no UTF-8 text) keeps its bytes."""
+    try:
+        body = base64.b64decode(match["body"], validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return match.group(0)
+    changed = inside(body)
+    if changed == body:
+        return match.group(0)
+    return f"{_PAYLOAD_OPENING}{base64.b64encode(changed.encode('utf-8')).decode('ascii')} */"
 
 
 def placeholders(text: str) -> set[str]:
     """The names of the placeholders in `text`, those inside view payloads too."""
     found: set[str] = set()
 
-    def collect(inner: str) -> str:
-        found.update(PLACEHOLDER.findall(inner))
+    def collect(inner: str, alone: bool = True) -> str:
+        found.update(match["name"] for match in _RESTORABLE.finditer(inner) if match["name"])
         return inner
 
-    collect(text)
-    _in_payloads(text, collect)
+    _layered(text, collect, collect)
     return found
 
 
@@ -176,40 +236,50 @@ def placeholders(text: str) -> set[str]:
 # puts back only the placeholders gluecat made: never an environment value into a planted one.
 _OPENING = "(sensitive:"
 _ESCAPED = "(sensitive::"
+# What `restore_data` reads, in one pass: a placeholder gluecat made, or an escaped opening.
+_RESTORABLE = re.compile(r"\(sensitive:(?:(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:@(?P<form>[a-z]+))?\)|(?P<escaped>:))")
 
 
 def mask_data(value: Any) -> Any:
     """`mask` applied to every string inside dicts, lists, tuples and frozen dataclasses, text that
-    already looks like a placeholder escaped first (inside view payloads too)."""
+    already looks like a placeholder escaped in the same pass (inside view payloads too)."""
 
-    def one(text: str) -> str:
-        return mask(text.replace(_OPENING, _ESCAPED)) if _names else text.replace(_OPENING, _ESCAPED)
+    def outside(text: str, alone: bool) -> str:
+        return _masked(text, alone, escape=True)
 
     with _lock:
         wholes = list(_names)
-    spellings = [*wholes, *_pattern(_generation[0])[1]]
-    return _map_strings(
+    spellings = [*wholes, *_pattern(_generation[0], False)[1]]
+    return map_strings(
         value,
-        lambda text: _in_payloads(text, one) if _PAYLOAD_OPENING in text else one(text),
-        _needles(_OPENING, _PAYLOAD_OPENING, *spellings),
+        lambda text: _layered(text, outside, lambda inner: _masked_json(inner, escape=True)),
+        json_needles(_OPENING, _PAYLOAD_OPENING, *spellings),
     )
 
 
 def restore_data(value: Any, environ: Mapping[str, str] | None = None) -> Any:
     """Put each `(sensitive:NAME)` gluecat made back from the environment (an unset NAME is an error
-    naming it), and escaped text back as it was."""
+    naming it), and escaped text back as it was: one pass over the same layers `mask_data` walked,
+    so a value put back is never read again."""
     env = os.environ if environ is None else environ
 
-    def one(text: str) -> str:
+    def restored(text: str, spell: Callable[[str], str]) -> str:
         if _OPENING not in text:
             return text
-        restored = _PLACED.sub(lambda match: _required(env, match["name"], match["form"]), text)
-        return restored.replace(_ESCAPED, _OPENING)
 
-    return _map_strings(
+        def one(match: re.Match[str]) -> str:
+            if match["escaped"]:
+                return _OPENING
+            return spell(_required(env, match["name"], match["form"]))
+
+        return _RESTORABLE.sub(one, text)
+
+    return map_strings(
         value,
-        lambda text: one(_in_payloads(text, one) if _PAYLOAD_OPENING in text else text),
-        _needles(_OPENING, _PAYLOAD_OPENING),
+        lambda text: _layered(
+            text, lambda outside, alone: restored(outside, str), lambda inner: restored(inner, _json_spelling)
+        ),
+        json_needles(_OPENING, _PAYLOAD_OPENING),
     )
 
 
@@ -222,115 +292,3 @@ def _required(environ: Mapping[str, str], name: str, form: str | None) -> str:
     if form not in _forms:
         raise GluecatError(f"the plan holds {name} written as {form!r}, which this gluecat does not write: plan again")
     return _forms[form](environ[name])
-
-
-_SCALARS = (int, float, bool, type(None))
-
-
-def _needles(*texts: str) -> tuple[bytes, ...] | None:
-    """Each text as it reads inside JSON (None: a text JSON cannot hold, so no list is skipped)."""
-    try:
-        return tuple(orjson.dumps(text)[1:-1] for text in texts)
-    except TypeError:
-        return None
-
-
-_CHUNK = 512  # items of a long list judged at once
-
-
-def _untouched(items: list[Any] | tuple[Any, ...], needles: tuple[bytes, ...]) -> bool:
-    """Whether no string inside `items` holds a needle, judged from their JSON: JSON escapes
-    character by character, so a string holding a text holds it escaped too."""
-    try:
-        written = orjson.dumps(
-            items, default=_as_walked, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
-        )
-    except TypeError:
-        return False
-    return not any(needle in written for needle in needles)
-
-
-def _as_walked(value: Any) -> Any:
-    """What `_map_strings` reads of a value orjson does not write itself: a dataclass's init fields
-    (orjson's own writing leaves out fields named `_...`), subclasses of the containers and of text
-    read through; anything else holds no string it would change."""
-    fields = _FIELD_VALUES.get(type(value))
-    if fields is not None:
-        return fields(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        # Only the values: masking changes no field name. One getter a class, as it is one call a partition.
-        names = _init_fields(type(value))
-        fields = operator.attrgetter(*names) if names else (lambda _: None)
-        _FIELD_VALUES[type(value)] = fields
-        return fields(value)
-    if isinstance(value, list | tuple):
-        return list(value)
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, str):
-        return str(value)
-    return None
-
-
-_FIELD_VALUES: dict[type, Callable[[Any], Any]] = {}
-
-
-def _map_strings(value: Any, change: Callable[[str], str], needles: tuple[bytes, ...] | None = None) -> Any:
-    """`value` with `change` applied to every string in it; what holds no changed string is returned
-    as it is (a plan of a million partitions is walked, not copied). `needles`: `change` leaves text
-    holding none of them as it is, so a long list none of whose strings holds one is not walked."""
-    kind = type(value)  # exact types first: a plan of a million partitions passes here a few million times
-    if kind is str:
-        changed = change(value)
-        return value if changed == value else changed
-    if kind in _SCALARS:
-        return value
-    if isinstance(value, str) and not isinstance(value, Enum):
-        return change(value)
-    if isinstance(value, dict):
-        copy: dict[Any, Any] | None = None
-        for key, item in value.items():
-            mapped = _map_strings(item, change, needles)
-            if mapped is not item:
-                if copy is None:
-                    copy = dict(value)
-                copy[key] = mapped
-        return value if copy is None else copy
-    if isinstance(value, list | tuple):
-        items = _map_items(value, change, needles)
-        if all(new is old for new, old in zip(items, value, strict=True)):
-            return value
-        return items if isinstance(value, list) else tuple(items)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        updates = {}
-        for name in _init_fields(kind):
-            item = getattr(value, name)
-            mapped = _map_strings(item, change, needles)
-            if mapped is not item:
-                updates[name] = mapped
-        return dataclasses.replace(value, **updates) if updates else value
-    return value
-
-
-def _map_items(
-    value: list[Any] | tuple[Any, ...], change: Callable[[str], str], needles: tuple[bytes, ...] | None
-) -> list[Any]:
-    if needles is None or len(value) <= _CHUNK:
-        return [_map_strings(item, change, needles) for item in value]
-    items: list[Any] = []
-    for start in range(0, len(value), _CHUNK):
-        chunk = value[start : start + _CHUNK]
-        if _untouched(chunk, needles):
-            items.extend(chunk)
-        else:
-            items.extend(_map_strings(item, change, needles) for item in chunk)
-    return items
-
-
-_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _init_fields(kind: type) -> tuple[str, ...]:
-    if kind not in _INIT_FIELDS:
-        _INIT_FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind) if f.init)
-    return _INIT_FIELDS[kind]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gluecat.convert import locations, presto_view
-from gluecat.secrets import redact
+from gluecat.secrets import redact, walk
 from gluecat.secrets import values as secret_values
 
 SECRETS = st.text(min_size=1, max_size=12).filter(lambda s: s.strip() == s and bool(s))
@@ -88,10 +88,10 @@ def test_chunks_skipped_or_walked_give_exactly_the_full_walk(data: st.DataObject
     document = (items, tuple(items))
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(secret_values, "_CHUNK", 4)  # lists of a few items are judged in chunks
+        patch.setattr(walk, "CHUNK", 4)  # lists of a few items are judged in chunks
         masked = secret_values.mask_data(document)
         restored = secret_values.restore_data(masked, {"S": secret})
-        patch.setattr(secret_values, "_CHUNK", 10**9)  # every list walked item by item
+        patch.setattr(walk, "CHUNK", 10**9)  # every list walked item by item
         assert masked == secret_values.mask_data(document)
         assert restored == secret_values.restore_data(masked, {"S": secret})
     assert restored == document
@@ -100,5 +100,5 @@ def test_chunks_skipped_or_walked_give_exactly_the_full_walk(data: st.DataObject
 def test_a_long_list_with_nothing_to_mask_is_returned_as_it_is() -> None:
     secret_values.register("S", "hunter22")
     items = tuple(_plain(i) for i in range(5000))
-    assert len(items) > secret_values._CHUNK
+    assert len(items) > walk.CHUNK
     assert secret_values.mask_data(items) is items
