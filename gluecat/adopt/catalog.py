@@ -142,7 +142,8 @@ def import_catalog(
         {db["Name"]: [t["Name"] for t in tables] for db, tables in zip(databases, listings, strict=True)}
     )
     iceberg = [(db["Name"], t["Name"]) for db, ts in zip(databases, listings, strict=True) for t in ts if is_iceberg(t)]
-    optimizers = live_optimizers(connection, [k for k in iceberg if selection.table(*k)], result.failed.append)
+    wanted_optimizers = [k for k in iceberg if selection.table(*k)]
+    optimizers = live_optimizers(connection, wanted_optimizers, result.failed.append, result.notes.append)
     chosen = [
         (db["Name"], t)
         for db, ts in zip(databases, listings, strict=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
-from gluecat.errors import GluecatError
+from gluecat.errors import AccessDeniedError, GluecatError
 from gluecat.kinds.iceberg.optimizers import optimizers_block
 
 TableKey = tuple[str, str]
@@ -19,16 +19,21 @@ def is_iceberg(live: Shape) -> bool:
 
 
 def live_optimizers(
-    connection: Connection, tables: Iterable[TableKey], note: Callable[[str], None]
+    connection: Connection, tables: Iterable[TableKey], note: Callable[[str], None], warn: Callable[[str], None]
 ) -> dict[TableKey, dict[str, Shape]]:
-    """The optimizers of these (Iceberg) tables, by type; a catalog that cannot say is one note, not a stop."""
+    """The optimizers of these (Iceberg) tables, by type; a catalog that cannot say is one note, not a stop.
+    Credentials without the permission to read them: one warning naming it, and import goes on (the
+    files leave `optimizers` out, so gluecat leaves them alone)."""
     wanted = list(tables)
-    if not wanted or connection.metastore is not None:  # a Hive Metastore has no optimizers
+    if not wanted or not connection.capabilities.optimizers:  # a Hive Metastore, a REST catalog: none
         return {}
     from gluecat.backends.optimizers import optimizers_of
 
     try:
         return optimizers_of(connection).read(wanted)
+    except AccessDeniedError as exc:
+        warn(f"table optimizers were not imported (the files leave them unmanaged): {exc}")
+        return {}
     except GluecatError as exc:
         note(f"table optimizers were not imported: {exc}")
         return {}

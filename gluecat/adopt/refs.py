@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gluecat.secrets.redact import is_secret_key, scrub
+from gluecat.secrets.redact import is_secret_key, scrub, secret_spans
 
 # Mappings whose values are parameters (a database's, table's or partition's, SerDe's, Iceberg/Delta
 # properties), wherever they sit: a table, a partition entry, a registration's TableInput.
 PARAMETER_KEYS = frozenset(("parameters", "properties", "storage_parameters", "Parameters"))
+# Free text that may quote a secret (`Password=...` in a description, a URL's password in a
+# location): only its secret part becomes a reference. Types, names and SQL are never free text.
+FREE_TEXT = frozenset(("description", "owner", "comment", "location", "Description", "Owner", "Comment", "Location"))
 # A `${` that interpolation would read (a reference, or an escape): written with one more `$`.
 _READ_AS_REFERENCE = re.compile(r"(?<=\$)\$\{|\$\{(?=(?:var|env)\.)")
 
@@ -43,7 +46,7 @@ class References:
 
     def _value(self, value: Any, address: str, path: tuple[str, ...]) -> Any:
         if isinstance(value, str):
-            return self.text(value)
+            return self._text_with_secrets(value, address, path)
         if isinstance(value, list):
             return [self._value(item, address, path) for item in value]
         if not isinstance(value, dict):
@@ -62,6 +65,19 @@ class References:
         if self._pattern is None:
             return escaped
         return self._pattern.sub(lambda match: f"${{var.{self._names[match.group(0)]}}}", escaped)
+
+    def _text_with_secrets(self, text: str, address: str, path: tuple[str, ...]) -> str:
+        """Live text (a description, an Owner, a column comment, a location) with each secret its
+        shape gives away (a URL's password, `Password=...`) replaced by an `${env.NAME}` reference,
+        the rest written as it reads."""
+        spans = secret_spans(text) if path and path[-1] in FREE_TEXT else []
+        if not spans:
+            return self.text(text)
+        pieces, done = [], 0
+        for start, end in spans:
+            pieces += [self.text(text[done:start]), self._secret(address, path or ("value",), text[start:end])]
+            done = end
+        return "".join([*pieces, self.text(text[done:])])
 
     def _secret(self, address: str, path: tuple[str, ...], value: str) -> str:
         """`${env.NAME}` for a secret value; the same value under the same key of one table (each of

@@ -22,10 +22,10 @@ from gluecat.backends.connect import Connection, connect
 from gluecat.backends.glue import Glue
 from gluecat.cli import progress
 from gluecat.cli.history import split_address
-from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
+from gluecat.cli.interrupt import stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.cli.planning import _execute, _report, _warn, render
-from gluecat.errors import GluecatError
+from gluecat.cli.planning import execute_plan, render, report_apply, warn_finding
+from gluecat.errors import ExitCode, GluecatError
 from gluecat.history.listing import History, is_iceberg, table_history
 from gluecat.history.prune import TableVersions, prune, prune_candidates
 from gluecat.history.rollback import (
@@ -78,7 +78,7 @@ def _missing(project: Project, connection: Connection, database: str, name: str,
 
 def _glue(connection: Connection, what: str) -> Glue:
     if not isinstance(connection.catalog, Glue):
-        raise GluecatError(f"{what} reads Glue's table versions; a Hive Metastore keeps none")
+        raise GluecatError(f"{what} reads Glue's table versions; {connection.capabilities.title} keeps none")
     return connection.catalog
 
 
@@ -87,7 +87,7 @@ def _glue(connection: Connection, what: str) -> Glue:
 
 def history_command(root: Path, address: str, output_format: str, limit: int, page: int, env: str | None) -> int:
     database, name = split_address(address)
-    project = load_checked(root, _warn, env)
+    project = load_checked(root, warn_finding, env)
     with connect(project) as connection:
         _glue(connection, "history")
         if connection.catalog.table(database, name) is None:
@@ -95,9 +95,9 @@ def history_command(root: Path, address: str, output_format: str, limit: int, pa
         found = table_history(connection, database, name, limit, page)
     if output_format == "json":
         print_json(json.loads(json.dumps(found.as_json(), default=str)))
-        return 0
+        return ExitCode.OK
     _print_history(found, limit, page)
-    return 0
+    return ExitCode.OK
 
 
 def _print_history(found: History, limit: int, page: int) -> None:
@@ -149,7 +149,7 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
         raise GluecatError("give one of --to-version N (a Hive table or view) or --to-snapshot ID (an Iceberg table)")
     if request.out:
         saved.check_destination(request.out)
-    project = load_checked(root, _warn, env, Targets.parse([request.address]))
+    project = load_checked(root, warn_finding, env, Targets.parse([request.address]))
     project_database(project, database)
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
@@ -186,18 +186,18 @@ def _version(
             markup=False,
         )
         _yaml_step(project, request, database, name, data)
-        return 0
+        return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
         stdout.print(f"{request.address} already means what version {wanted} held: nothing to write.", markup=False)
         _yaml_step(project, request, database, name, data)
-        return 0
+        return ExitCode.OK
     refuse_destruction(plan, request.allow_destroy)
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
-        return 1
+        return ExitCode.ERROR
     verify_unchanged(connection, plan, creates=False)
-    code = _report(_execute(connection, plan))
+    code = report_apply(execute_plan(connection, plan))
     if code == 0:
         _yaml_step(project, request, database, name, data)
     return code
@@ -277,17 +277,17 @@ def _snapshot(connection: Connection, request: Rollback, database: str, name: st
         stdout.print(f"  - {commit}", markup=False)
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
-        return 1
+        return ExitCode.ERROR
     roll_back_snapshot(connection, planned)
     stdout.print(f"Rolled {planned.address} back to snapshot {planned.target}.", markup=False)
-    return 0
+    return ExitCode.OK
 
 
 # prune-versions
 
 
 def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, env: str | None) -> int:
-    project = load_checked(root, _warn, env, targets)
+    project = load_checked(root, warn_finding, env, targets)
     if not auto_approve:
         _require_terminal("prune-versions")
     # Ctrl-C or SIGTERM while deleting: the call in flight finishes, the count is reported, exit 130.
@@ -303,7 +303,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
             tables = prune_candidates(project, connection, targets, keep, update)
         if not tables:
             stdout.print(f"No versions to delete: every table keeps {keep} or fewer.", markup=False)
-            return 0
+            return ExitCode.OK
         for table in tables:
             stdout.print(_prune_line(table), markup=False)
         total = sum(len(t.delete) for t in tables)
@@ -315,7 +315,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
         )
         if not auto_approve and not _confirmed("prune-versions", "Delete these versions?"):
             stdout.print("Prune cancelled; nothing was deleted.", markup=False)
-            return 1
+            return ExitCode.ERROR
         stop = signals.enter_context(stop_on_signals(lambda text: stderr.print(text, markup=False)))
         result = prune(connection, tables, lambda _: not stop.is_set())
     for address, error in result.failures:
@@ -323,8 +323,8 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
     stdout.print(f"Deleted {counted(result.deleted, 'version')} in {counted(result.calls, 'call')}.", markup=False)
     if result.stopped:
         stderr.print("Interrupted: the rest were not deleted; run prune-versions again to finish.", markup=False)
-        return EXIT_INTERRUPTED
-    return 1 if result.failures else 0
+        return ExitCode.INTERRUPTED
+    return ExitCode.ERROR if result.failures else ExitCode.OK
 
 
 def _prune_line(table: TableVersions) -> str:

@@ -13,7 +13,7 @@ from gluecat.adopt.yamlout import dump
 from gluecat.backends.connect import connect_to
 from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
-from gluecat.errors import GluecatError
+from gluecat.errors import ExitCode, GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.environments import choose
 from gluecat.project.load import CATALOG_FILE, read_catalog_config
@@ -60,7 +60,7 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
     _list_secrets(references.secrets)
     for line in summary(result, catalog_written, dry_run):
         stdout.print(line, markup=False)
-    return 1 if result.failed or result.kept else 0
+    return ExitCode.ERROR if result.failed or result.kept else ExitCode.OK
 
 
 def _list_outcomes(result: ImportResult, new_catalog: Path | None) -> None:

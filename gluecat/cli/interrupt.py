@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-EXIT_INTERRUPTED = 130
+from gluecat.errors import ExitCode
 
 
 @contextmanager
@@ -21,7 +21,7 @@ def stop_on_signals(say: Callable[[str], None]) -> Iterator[threading.Event]:
     def handle(signum: int, _frame: FrameType | None) -> None:
         if stop.is_set():
             say("second interrupt: exiting now; calls in flight may or may not have landed")
-            os._exit(EXIT_INTERRUPTED)
+            os._exit(ExitCode.INTERRUPTED)
         stop.set()
         say(f"{signal.Signals(signum).name}: no new changes are sent; waiting for the calls in flight…")
 

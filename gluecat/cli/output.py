@@ -8,10 +8,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from rich.console import Console
+import rich.console
 from rich.markup import escape
 
 from gluecat.secrets import redact
+from gluecat.text.escape import terminal_lines
+
+
+class Console(rich.console.Console):
+    """A console that shows every control character in the text it prints escaped: messages quote
+    live text (names, owners, values), and a planted ESC, CR or bidi override must not move the
+    cursor, erase lines above or reorder what a reader sees."""
+
+    def print(self, *objects: Any, **options: Any) -> None:
+        super().print(*(terminal_lines(o) if isinstance(o, str) else o for o in objects), **options)
+
 
 # Consoles made without a file write to whatever sys.stdout/sys.stderr is at print time,
 # so the scrubbing streams below reach everything they print.

@@ -10,6 +10,7 @@ from gluecat.backends.connect import Connection
 from gluecat.changes.model import FieldDiff
 from gluecat.errors import GluecatError, LiveStateError
 from gluecat.history.diff import masked, version_diffs
+from gluecat.secrets import redact
 
 Shape = dict[str, Any]
 
@@ -97,7 +98,7 @@ def table_history(connection: Connection, database: str, name: str, limit: int, 
             VersionEntry(
                 str(version["VersionId"]),
                 _text(table.get("UpdateTime") or table.get("CreateTime")),
-                table.get("CreatedBy") or table.get("Owner"),
+                _who(table.get("CreatedBy") or table.get("Owner")),
                 str(version["VersionId"]) == current,
                 str(older["VersionId"]) if older else None,
                 tuple(diffs),
@@ -124,13 +125,18 @@ def snapshots(connection: Connection, database: str, name: str) -> tuple[Snapsho
             s.parent_snapshot_id,
             s.timestamp_ms,
             s.summary.operation.value if s.summary else None,
-            {k: str(v) for k, v in (s.summary.additional_properties if s.summary else {}).items()},
+            redact.mask_mapping({k: str(v) for k, v in (s.summary.additional_properties if s.summary else {}).items()}),
             s.snapshot_id == metadata.current_snapshot_id,
             s.snapshot_id in ancestors,
         )
         for s in metadata.snapshots
     ]
     return tuple(sorted(found, key=lambda s: (s.timestamp_ms, s.snapshot_id), reverse=True))
+
+
+def _who(value: Any) -> str | None:
+    """Who wrote a version, as Glue records it: an Owner is free text (`svc;Password=...`)."""
+    return None if value is None else redact.scrub(str(value))
 
 
 def _text(value: Any) -> str | None:

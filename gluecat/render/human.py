@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 
 from rich.console import Console
-from rich.markup import escape
 
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import Action, Change, PartitionChanges, Plan
@@ -20,6 +19,7 @@ from gluecat.render.text import (
     summary_line,
     value,
 )
+from gluecat.text.escape import rich_markup as escape
 from gluecat.text.plain import counted
 
 COLOURS = {
@@ -53,7 +53,7 @@ def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
         for group in section.partitions:
             _partitions(console, group)
     console.print()
-    console.print(summary_line(plan))
+    console.print(escape(summary_line(plan)))
     console.print(f"[{IMPACT_COLOURS[plan.impact]}]{escape(counts_line(plan))}[/]")
     if plan.destructive and not destroy_allowed:
         console.print("[bold red]This plan deletes or replaces objects: apply needs --allow-destroy.[/]")
@@ -67,14 +67,14 @@ def _change(console: Console, change: Change, width: int) -> None:
     )
     console.print(
         f"  [{colour}]{change.action.glyph:>3}[/] {escape(change.address.ljust(width))}"
-        f"  [dim]{change.action.value} {change.kind}[/]{reason}{label}"
+        f"  [dim]{change.action.value} {escape(change.kind)}[/]{reason}{label}"
     )
     for diff in change.diffs:
         console.print(f"        {escape(diff.path)}: {escape(value(diff.before))} -> {escape(value(diff.after))}")
     for finding in change.findings:
         style = IMPACT_COLOURS[finding.impact] if finding.impact is not Impact.SAFE else "dim"
         console.print(
-            f"        [{style}]{finding.impact.value}[/] [dim]{finding.rule}{finding.engines_label}:[/]"
+            f"        [{style}]{finding.impact.value}[/] [dim]{escape(finding.rule)}{escape(finding.engines_label)}:[/]"
             f" {escape(finding.message)}"
         )
 
@@ -92,6 +92,11 @@ def _partitions(console: Console, group: PartitionChanges) -> None:
         console.print(
             f"  [{COLOURS[action]}]{action.glyph:>3}[/] {escape(group.address(values))}"
             f"  [dim]{action.value} partition {escape(detail)}[/]{flag}"
+        )
+    for finding in group.findings:
+        console.print(
+            f"        [{IMPACT_COLOURS[finding.impact]}]{finding.impact.value}[/] [dim]{finding.rule}:[/]"
+            f" {escape(finding.message)}"
         )
     if total > PARTITIONS_SHOWN:
         updates = len(group.updates) + len(group.follows)

@@ -3,6 +3,8 @@ then safe ones; summarised when the whole would pass GitHub's comment limit."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import Change, PartitionChanges, Plan
 from gluecat.render.text import (
@@ -16,6 +18,7 @@ from gluecat.render.text import (
     summary_line,
     value,
 )
+from gluecat.text.escape import html_text, markdown_block, markdown_code, markdown_text
 
 COMMENT_LIMIT = 65_536  # GitHub's limit on a comment body, in characters
 HEADINGS = {Impact.DESTRUCTIVE: ":boom: ", Impact.ACCESS: ":lock: ", Impact.BREAKING: ":warning: ", Impact.SAFE: ""}
@@ -26,14 +29,13 @@ SUMMARISED = (
 )
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
-    where = f" (environment `{plan.env}`)" if plan.env else ""
-    head = [f"### gluecat plan for `{plan.catalog}`{where}", ""]
-    head += [f"> note: {note}" for note in plan.notes]
+def render(plan: Plan, limit: int = COMMENT_LIMIT, docs_url: str | None = None) -> str:
+    """The comment; with `docs_url` (catalog.yaml's, where `gluecat docs` is published) each changed
+    table's address links to its page there."""
+    docs = docs_url.rstrip("/") if docs_url else None
+    where = f" (environment {markdown_code(plan.env)})" if plan.env else ""
+    head = [f"### gluecat plan for {markdown_code(plan.catalog)}{where}", ""]
+    head += [f"> note: {markdown_text(note)}" for note in plan.notes]
     if plan.notes:
         head.append("")  # ends the quote: a line right after it would join the note
     if not plan.has_changes:
@@ -41,18 +43,18 @@ def render(plan: Plan, limit: int = COMMENT_LIMIT) -> str:
     head.append(f"**{counts_line(plan)}**")
     if plan.destructive:
         head += ["", "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`."]
-    full = _document(plan, head, detailed=True)
+    full = _document(plan, head, True, docs)
     if len(full) <= limit:
         return full
-    brief = _document(plan, head, detailed=False)
-    return brief if len(brief) <= limit else _cut(plan, head, limit)
+    brief = _document(plan, head, False, docs)
+    return brief if len(brief) <= limit else _cut(plan, head, limit, docs)
 
 
-def _document(plan: Plan, head: list[str], detailed: bool) -> str:
+def _document(plan: Plan, head: list[str], detailed: bool, docs: str | None) -> str:
     lines = list(head)
     for section in sections(plan):
         lines += _section_head(section)
-        lines += [_row(change, detailed or change.impact is not Impact.SAFE) for change in section.changes]
+        lines += [_row(change, detailed or change.impact is not Impact.SAFE, docs) for change in section.changes]
         lines += [_partition_row(group) for group in section.partitions]
     lines += ["", summary_line(plan)]
     if detailed:
@@ -60,9 +62,9 @@ def _document(plan: Plan, head: list[str], detailed: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _cut(plan: Plan, head: list[str], limit: int) -> str:
+def _cut(plan: Plan, head: list[str], limit: int, docs: str | None) -> str:
     """Rows in order of impact until the budget is spent, and a line that says so."""
-    rows = [(s, _row(c, c.impact is not Impact.SAFE)) for s in sections(plan) for c in s.changes]
+    rows = [(s, _row(c, c.impact is not Impact.SAFE, docs)) for s in sections(plan) for c in s.changes]
     rows += [(s, _partition_row(p)) for s in sections(plan) for p in s.partitions]
     total = len(rows)
     tail = ["", summary_line(plan)]
@@ -88,18 +90,31 @@ def _section_head(section: Section) -> list[str]:
     return ["", f"#### {HEADINGS[section.impact]}{IMPACT_TITLES[section.impact]} ({count})", "", *TABLE_HEAD]
 
 
-def _row(change: Change, detailed: bool) -> str:
-    details = [f"**{_cell(change.reason)}**"] if change.reason else []
+def _address(change: Change, docs: str | None) -> str:
+    """The address, linked to the table's page of the documentation site when there is one."""
+    if docs is None or change.kind != "table" or change.table is None:
+        return markdown_code(change.address)
+    return f"[{markdown_code(change.address)}]({docs}/index.html#/t/{quote(change.address, safe='')})"
+
+
+def _row(change: Change, detailed: bool, docs: str | None = None) -> str:
+    details = [f"**{markdown_text(change.reason)}**"] if change.reason else []
     details += [
-        f"{f.impact.value} `{f.rule}`{f.engines_label}: {_cell(f.message)}" for f in change.findings if detailed
+        f"{f.impact.value} {markdown_code(f.rule)}{markdown_text(f.engines_label)}: {markdown_text(f.message)}"
+        for f in change.findings
+        if detailed
     ]
     if detailed:
-        details += [f"`{_cell(d.path)}`: {_cell(value(d.before))} → {_cell(value(d.after))}" for d in change.diffs]
+        details += [
+            f"{markdown_code(d.path)}: {markdown_text(value(d.before))} → {markdown_text(value(d.after))}"
+            for d in change.diffs
+        ]
     else:
         details.append(f"{len(change.diffs)} field changes")
-    label = "" if change.impact is Impact.SAFE else f" **({_cell(impact_label(change))})**"
+    label = "" if change.impact is Impact.SAFE else f" **({markdown_text(impact_label(change))})**"
     return (
-        f"| `{change.action.glyph}` | `{change.address}` | {change.action.value} {change.kind}{label}"
+        f"| `{change.action.glyph}` | {_address(change, docs)} | {change.action.value}"
+        f" {markdown_text(change.kind)}{label}"
         f" | {'<br>'.join(details)} |"
     )
 
@@ -109,8 +124,9 @@ def _partition_row(group: PartitionChanges) -> str:
     summary = f"{len(group.creates):,} create, {updates:,} update, {len(group.deletes):,} delete"
     if group.follows:
         summary += f" ({len(group.follows):,} get the table's columns and SerDe)"
-    label = " **(destructive)**" if group.impact is Impact.DESTRUCTIVE else ""
-    return f"| | `{group.database}.{group.table}` | partitions{label} | {summary} |"
+    label = "" if group.impact is Impact.SAFE else f" **({group.impact.value})**"
+    summary += "".join(f"<br>{f.impact.value} `{f.rule}`: {markdown_text(f.message)}" for f in group.findings)
+    return f"| | {markdown_code(f'{group.database}.{group.table}')} | partitions{label} | {summary} |"
 
 
 def _partition_details(group: PartitionChanges) -> list[str]:
@@ -121,11 +137,9 @@ def _partition_details(group: PartitionChanges) -> list[str]:
     more = group.count - len(shown)
     return [
         "",
-        f"<details><summary>Partitions of <code>{group.database}.{group.table}</code> ({group.count:,})</summary>",
+        f"<details><summary>Partitions of <code>{html_text(f'{group.database}.{group.table}')}</code>"
+        f" ({group.count:,})</summary>",
         "",
-        "```diff",
-        *shown,
-        *([f"# … and {more:,} more"] if more > 0 else []),
-        "```",
+        *markdown_block([*shown, *([f"# … and {more:,} more"] if more > 0 else [])], "diff"),
         "</details>",
     ]

@@ -68,6 +68,6 @@ def counts_line(plan: Plan) -> str:
 
 def no_changes_line(plan: Plan) -> str:
     """What a plan without changes says: that everything matches only when nothing live is left out."""
-    if plan.undeclared or plan.unmanaged_databases or plan.targets:
+    if plan.undeclared or plan.unmanaged_databases or plan.targets or any(p.left_alone for p in plan.partitions):
         return "No changes to what the YAML declares."
     return "No changes. The live catalog matches the YAML."

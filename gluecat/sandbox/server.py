@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from gluecat.errors import LiveStateError
+from gluecat.errors import ExitCode, LiveStateError
 from gluecat.sandbox import collector, fast_partitions, lakeformation
 from gluecat.sandbox import optimizers as table_optimizers
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
@@ -238,7 +238,7 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
         sys.stderr.write(f"error: {unsaved_message(f'{state}: {failure}')}\n")
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(0)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
+    os._exit(ExitCode.OK)  # tearing down a large emulated catalog object by object takes seconds; nothing is left to do
 
 
 def _announce(line: str) -> None:
@@ -248,7 +248,7 @@ def _announce(line: str) -> None:
     try:
         print(line, flush=True)
     except BrokenPipeError:
-        os._exit(0)
+        os._exit(ExitCode.OK)
 
 
 def _save_all(

@@ -16,9 +16,10 @@ from typing import Any
 
 import botocore.session
 
-from gluecat.errors import LiveStateError
+from gluecat.errors import GluecatError, LiveStateError
 from gluecat.sandbox.lock import SandboxLock
 from gluecat.sandbox.server import LocalGlue, request_save
+from gluecat.secrets import redact
 from gluecat.secrets.files import confined, make_directory
 
 STATE_DIR = Path(".gluecat") / "sandbox"
@@ -80,6 +81,11 @@ def ensure_buckets(session: botocore.session.Session, endpoint: str, uris: list[
     for uri in uris:
         scheme, _, rest = uri.partition("://")
         bucket = rest.split("/", 1)[0]
+        if scheme in ("s3", "s3a") and "@" in bucket:
+            raise GluecatError(
+                f"the sandbox makes no bucket for {redact.scrub_known(uri, whole=False)}: a bucket name holds no"
+                f" user or password; name the bucket alone ({scheme}://{bucket.rsplit('@', 1)[1]}/...)"
+            )
         if scheme in ("s3", "s3a") and bucket and bucket not in existing:
             s3.create_bucket(Bucket=bucket, **where)
             existing.add(bucket)

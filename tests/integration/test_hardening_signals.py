@@ -1,4 +1,4 @@
-"""Ctrl-C or SIGKILL in the first second of a sandbox command prints no traceback: not while Python
+"""Ctrl-C, SIGTERM or SIGKILL in the first second of a sandbox command prints no traceback: not while Python
 loads gluecat, not while the command waits for its sandbox server to start (the server, left with
 no one to answer, ends quietly), and the server it started never outlives it."""
 
@@ -64,11 +64,12 @@ def _gone(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads /proc to see where the command is")
-def test_ctrl_c_while_gluecat_loads_is_one_line_and_exit_130(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_gluecat_loads_is_one_line_and_exit_130(tmp_path: Path, sent: signal.Signals) -> None:
     project = copy_example(tmp_path / "example")
     command = _start(project)
     _wait_for(lambda: _loaded(command.pid, "pydantic_core"), "gluecat loading its models")  # mid-import
-    command.send_signal(signal.SIGINT)
+    command.send_signal(sent)
     _, err = command.communicate(timeout=WAIT_SECONDS)
     assert command.returncode == 130
     assert "Traceback" not in err and err.strip() == "error: interrupted"
