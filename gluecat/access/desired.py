@@ -49,7 +49,7 @@ class DesiredAccess:
 
 def desired_access(project: Project, targets: Targets) -> DesiredAccess:
     config = project.config
-    catalog_wide = not targets.texts()
+    catalog_wide = targets.everything
     wanted = DesiredAccess(
         tag_keys=dict(config.lf_tags) if config.lf_tags is not None and catalog_wide else None,
         owns_tag_grants=config.tag_grants is not None and catalog_wide,

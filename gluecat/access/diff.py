@@ -21,6 +21,7 @@ from gluecat.access.meaning import (
     version_of,
 )
 from gluecat.backends import lakeformation as lf
+from gluecat.changes.fingerprint import fingerprint
 from gluecat.changes.impact import Finding, Impact
 from gluecat.changes.model import Action, Change, FieldDiff
 from gluecat.model.lakeformation import principal_text
@@ -56,7 +57,17 @@ def _admins(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
     diff = FieldDiff("data_lake_admins", sorted(have) or None, sorted(want) or None)
     desired: Shape = {"admins": sorted(want)}
     return [Change("lake_formation.data_lake_admins", "lf_admins", Action.UPDATE, "", None, desired, (diff,),
-                   findings=findings)]  # fmt: skip
+                   live_version=admins_version(live.admins), findings=findings)]  # fmt: skip
+
+
+def admins_version(admins: list[str]) -> str:
+    """The administrator list as read, in any order: apply re-reads it and refuses a changed one."""
+    return fingerprint({"admins": sorted({principal_text(p) for p in admins})})
+
+
+def assignment_version(held: str | None) -> str:
+    """A resource's value of one tag key as read (absent included): apply re-reads it."""
+    return fingerprint({"held": held})
 
 
 def _tag_keys(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
@@ -111,13 +122,16 @@ def _assignments(target: TagTarget, want: dict[str, str], have: dict[str, str]) 
         address = f"{target_text(target)}#lf_tag.{key}"
         desired: Shape = {"resource": target_resource(target), "key": key, "value": value, "held": held}
         diffs = (FieldDiff(f"lf_tags.{key}", held, value),)
+        version = assignment_version(held)
         if held is None:
-            changes.append(Change(address, "tag_assignment", Action.CREATE, database, table, desired, diffs))
+            changes.append(Change(address, "tag_assignment", Action.CREATE, database, table, desired, diffs,
+                                  live_version=version))  # fmt: skip
             continue
         what = target_text(target)
         finding = revoking(f"{what} no longer carries {key}={held}: grants on that tag stop reaching it")
         action = Action.DELETE if value is None else Action.UPDATE
-        changes.append(Change(address, "tag_assignment", action, database, table, desired, diffs, findings=(finding,)))
+        changes.append(Change(address, "tag_assignment", action, database, table, desired, diffs,
+                              live_version=version, findings=(finding,)))  # fmt: skip
     return changes
 
 

@@ -101,6 +101,23 @@ def _column_tags(client: lf.LakeFormation, database: str, table: str, columns: l
     return [found for column in columns for found in _column_tags(client, database, table, [column])]
 
 
+def assigned_now(client: lf.LakeFormation, resource: Shape) -> dict[str, str]:
+    """The tags assigned to one database, table or single column (its API resource shape) now;
+    {} when it is not in the catalog (yet), or the column not in the table."""
+    try:
+        answer = _tags_of(client, resource)
+    except LiveStateError as exc:
+        if "InvalidInputException" in str(exc) and "TableWithColumns" in resource:
+            return {}
+        raise
+    if "Database" in resource:
+        return _pairs(answer.get("LFTagOnDatabase"))
+    if "Table" in resource:
+        return _pairs(answer.get("LFTagsOnTable"))
+    columns = answer.get("LFTagsOnColumns") or []
+    return _pairs(columns[0].get("LFTags")) if columns else {}
+
+
 def _tags_of(client: lf.LakeFormation, resource: dict[str, object]) -> dict[str, list[dict[str, object]]]:
     try:
         return client.resource_tags(resource)

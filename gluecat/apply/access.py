@@ -7,15 +7,18 @@ away is refused whole without --allow-revoke, as one that deletes is without --a
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from gluecat.access.diff import admins_version, assignment_version
+from gluecat.access.live import assigned_now
 from gluecat.access.meaning import live_grants, resource_text, version_of
 from gluecat.backends.lakeformation import LakeFormation
 from gluecat.changes.impact import Impact
-from gluecat.changes.model import ACCESS_KINDS, Action, Change, Plan
+from gluecat.changes.model import Action, Change, Plan
 from gluecat.errors import GluecatError, PlanError
 
 if TYPE_CHECKING:
@@ -31,7 +34,8 @@ LABELS = {
 
 
 def revocations(plan: Plan) -> list[Change]:
-    return [c for c in plan.changes if c.kind in ACCESS_KINDS and c.impact is Impact.ACCESS]
+    """Every change that takes access away: Lake Formation's own, and a replace that drops grants."""
+    return [c for c in plan.changes if any(f.impact is Impact.ACCESS for f in c.findings)]
 
 
 def refuse_revocation(plan: Plan, allow_revoke: bool) -> None:
@@ -45,13 +49,37 @@ def refuse_revocation(plan: Plan, allow_revoke: bool) -> None:
 
 
 def stale_access(client: LakeFormation | None, changes: list[Change], creates: bool) -> list[str]:
-    """Grants someone changed since the plan read them (one paged ListPermissions): the plan is stale.
-    `creates`: check the grants it creates too (a saved plan), else Lake Formation merges them."""
-    grants = [c for c in changes if c.kind == "grant" and (creates or c.action is not Action.CREATE)]
-    if client is None or not grants:
+    """What someone changed in Lake Formation since the plan read it: the plan is stale.
+
+    Grants (one paged ListPermissions; `creates`: the grants it creates too, for a saved plan, else
+    Lake Formation merges them), the administrator list (one GetDataLakeSettings: an administrator
+    added since would be removed), and every tag assignment it writes, creates included
+    (AddLFTagsToResource overwrites a value someone set since; one GetResourceLFTags per resource)."""
+    if client is None:
         return []
-    now = {f"{resource_text(r)}#grant.{p}": state for (p, r), state in live_grants(client.permissions()).items()}
-    return [c.address for c in grants if version_of(now.get(c.address)) != c.live_version]
+    stale = []
+    grants = [c for c in changes if c.kind == "grant" and (creates or c.action is not Action.CREATE)]
+    if grants:
+        now = {f"{resource_text(r)}#grant.{p}": state for (p, r), state in live_grants(client.permissions()).items()}
+        stale += [c.address for c in grants if version_of(now.get(c.address)) != c.live_version]
+    admins = [c for c in changes if c.kind == "lf_admins"]
+    if admins:
+        version = admins_version(client.admins())
+        stale += [c.address for c in admins if c.live_version != version]
+    return stale + _stale_assignments(client, [c for c in changes if c.kind == "tag_assignment"])
+
+
+def _stale_assignments(client: LakeFormation, assignments: list[Change]) -> list[str]:
+    resources = {json.dumps((c.desired or {})["resource"], sort_keys=True) for c in assignments}
+    with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:
+        now = dict(zip(resources, pool.map(lambda r: assigned_now(client, json.loads(r)), resources), strict=True))
+    stale = []
+    for change in assignments:
+        desired = change.desired or {}
+        held = now[json.dumps(desired["resource"], sort_keys=True)].get(desired["key"])
+        if assignment_version(held) != change.live_version:
+            stale.append(change.address)
+    return stale
 
 
 def apply_access(

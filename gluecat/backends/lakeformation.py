@@ -16,6 +16,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws, lean_json
 from gluecat.backends.aws import Session
+from gluecat.backends.denied import denied
 from gluecat.errors import GluecatError, LiveStateError, UnreachableError
 
 BATCH_PERMISSIONS = 20
@@ -51,6 +52,9 @@ class LakeFormation:
         try:
             result: Shape = getattr(self.client, operation)(**kwargs)
         except ClientError as exc:
+            refused = denied(exc, "lakeformation")
+            if refused is not None:
+                raise refused from exc
             error = exc.response.get("Error", {})
             raise LiveStateError(
                 f"Lake Formation {exc.operation_name} failed: {error.get('Code', 'Unknown')}: {error.get('Message')}"

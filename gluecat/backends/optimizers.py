@@ -19,6 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws
 from gluecat.backends.aws import Session, chunks
+from gluecat.backends.denied import denied
 from gluecat.backends.glue import Glue
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 
@@ -130,6 +131,9 @@ class _Missing(LiveStateError):
 
 
 def _translate(exc: ClientError) -> GluecatError:
+    refused = denied(exc, "glue")
+    if refused is not None:
+        return refused
     error = exc.response.get("Error", {})
     code, message = error.get("Code", "Unknown"), error.get("Message", str(exc))
     if code == NOT_FOUND:

@@ -9,16 +9,19 @@ from typing import TYPE_CHECKING, Any, get_args
 
 from gluecat.model.lakeformation import Permission, is_principal, principal_text
 from gluecat.project.load import Project
+from gluecat.project.rule_ids import declare
 from gluecat.project.source import SourceFile
 from gluecat.project.yamlparse import Loc
 
 if TYPE_CHECKING:
     from gluecat.lint.rules import Finding
 
-TAG_RULE = "lf-tag-value"
-COLUMN_RULE = "grant-column"
-PRINCIPAL_RULE = "grant-principal"
-PERMISSION_RULE = "grant-permission"
+TAG_RULE = declare("lf-tag-value", "a Lake Formation tag value its key does not allow")
+COLUMN_RULE = declare("grant-column", "a grant on a column the table does not have")
+PRINCIPAL_RULE = declare(
+    "grant-principal", "a grantee or data lake administrator that is no principal Lake Formation takes"
+)
+PERMISSION_RULE = declare("grant-permission", "a permission Lake Formation does not grant on that resource")
 # What Lake Formation grants on each resource (Developer Guide: Lake Formation permissions reference).
 # Data lake administrators are IAM users or roles (API reference: DataLakeSettings.DataLakeAdmins).
 IAM_USER_OR_ROLE = re.compile(r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+")
@@ -200,8 +203,9 @@ def _principal(
     if not is_principal(principal):
         message = (
             f"'{principal}' is not a principal Lake Formation grants to: an IAM role or user ARN, a SAML"
-            " group (arn:aws:iam::ACCOUNT:saml-provider/NAME:group/GROUP), an account id, an organization"
-            " ARN or IAM_ALLOWED_PRINCIPALS"
+            " user or group (arn:aws:iam::ACCOUNT:saml-provider/NAME:group/GROUP), an IAM Identity Center"
+            " user or group (arn:aws:identitystore:::group/ID), an account id, ACCOUNT:IAMPrincipals, an"
+            " organization or OU ARN, or IAM_ALLOWED_PRINCIPALS"
         )
         yield Finding(source.position((*where, *field)), "error", PRINCIPAL_RULE, message, address)
 

@@ -34,7 +34,6 @@ IMPLIED_BY_ALL = {
 TAG_KEY = re.compile(r"^[\w\s.:/=+\-@%]{1,128}$")
 TAG_VALUE = re.compile(r"^[\w\s.:*/=+\-@%]{0,256}$")
 IAM_ALLOWED_PRINCIPALS = "IAM_ALLOWED_PRINCIPALS"
-_ACCOUNT = re.compile(r"^[0-9]{12}$")
 
 
 def principal_text(value: Any) -> Any:
@@ -53,16 +52,27 @@ def principal_text(value: Any) -> Any:
     return value
 
 
-def is_principal(value: str) -> bool:
-    """An IAM role or user ARN, a SAML or QuickSight group ARN, an account id, IAM_ALLOWED_PRINCIPALS,
-    or an organization or organizational unit ARN."""
-    if value == IAM_ALLOWED_PRINCIPALS or _ACCOUNT.match(value):
-        return True
-    return bool(
-        re.match(r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user|saml-provider)/.+", value)
-        or re.match(r"^arn:aws[a-z-]*:quicksight:[a-z0-9-]+:[0-9]{12}:group/.+", value)
-        or re.match(r"^arn:aws[a-z-]*:organizations::[0-9]{12}:(organization|ou)/.+", value)
+# Every kind of principal Lake Formation grants to (API reference: DataLakePrincipal; Developer Guide:
+# granting to IAM Identity Center users and groups, to SAML users and groups, across accounts).
+_PRINCIPALS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"^[0-9]{12}$",  # an external account
+        r"^[0-9]{12}:IAMPrincipals$",  # every IAM principal of an account
+        r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$",
+        r"^arn:aws[a-z-]*:iam::[0-9]{12}:saml-provider/[^:/]+:(user|group)/.+$",
+        r"^arn:aws[a-z-]*:identitystore:::(user|group)/[\w.-]+$",  # IAM Identity Center
+        r"^arn:aws[a-z-]*:quicksight:[a-z0-9-]+:[0-9]{12}:(group|user)/.+$",
+        r"^arn:aws[a-z-]*:organizations::[0-9]{12}:(organization/o-[a-z0-9]+|ou/o-[a-z0-9]+/ou-[a-z0-9-]+)$",
     )
+)
+
+
+def is_principal(value: str) -> bool:
+    """An IAM role or user ARN, a SAML user or group, an IAM Identity Center user or group, a QuickSight
+    user or group, an account id, ACCOUNT:IAMPrincipals, an organization or organizational unit ARN, or
+    IAM_ALLOWED_PRINCIPALS."""
+    return value == IAM_ALLOWED_PRINCIPALS or any(pattern.match(value) for pattern in _PRINCIPALS)
 
 
 def _tag_key(value: str) -> str:
