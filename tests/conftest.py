@@ -13,6 +13,10 @@ from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.strict import StrictOptions
 from gluecat.secrets import redact
 
+# The real Hive Metastores (started only by the tests that ask for them), shared by tests/metastores/
+# and the backend suite in tests/backends/.
+pytest_plugins = ("tests.metastores.fixtures",)
+
 # Credentials for the local server only; nothing here can reach AWS.
 for _key, _value in {
     "AWS_ACCESS_KEY_ID": "testing",

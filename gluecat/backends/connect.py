@@ -14,6 +14,7 @@ from gluecat.backends import aws
 from gluecat.backends.aws import Session
 from gluecat.backends.base import Catalog, MetastoreAddress
 from gluecat.backends.glue import Glue, make_session, static_credentials
+from gluecat.backends.registry import Capabilities, capabilities
 from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig
 from gluecat.project.load import Project
@@ -34,6 +35,11 @@ class Connection:
     endpoint_url: str | None
     catalog_id: str | None = None
     metastore: MetastoreAddress | None = None  # backend: hive
+    backend: str = "glue"  # its name in the registry: what it holds and can do
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return capabilities(self.backend)
 
     @property
     def region(self) -> str | None:
@@ -48,7 +54,10 @@ class Connection:
     @cached_property
     def iceberg(self) -> IcebergTables:
         from gluecat.backends.iceberg import IcebergTables
+        from gluecat.backends.rest import IcebergRest
 
+        if isinstance(self.catalog, IcebergRest):  # the same client: one configuration, one session
+            return IcebergTables.on_rest(self.catalog.client, self.session, self.endpoint_url)
         if self.metastore:
             return IcebergTables.on_hive(self.metastore.uri, self.metastore.version, self.session, self.endpoint_url)
         return IcebergTables.on_glue(self.glue.client, self.session, self.endpoint_url, self.catalog_id)
@@ -61,10 +70,12 @@ class Connection:
 
     @cached_property
     def lakeformation(self) -> LakeFormation | None:
-        """Lake Formation beside the Glue catalog; None for a Hive Metastore, which has none."""
+        """Lake Formation beside the Glue catalog; None for a catalog that has none (a Hive Metastore, REST)."""
         from gluecat.backends.lakeformation import LakeFormation
 
-        return None if self.metastore else LakeFormation(self.session, self.endpoint_url, self.catalog_id)
+        if not self.capabilities.lake_formation:
+            return None
+        return LakeFormation(self.session, self.endpoint_url, self.catalog_id)
 
 
 @contextmanager
@@ -105,6 +116,9 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
             if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
                 yield from _metastore(config, session, endpoint_url)
                 return
+            if config.backend == "iceberg-rest":  # the same: the S3 of the REST catalog's tables
+                yield from _rest(config, session, endpoint_url)
+                return
             glue = Glue(session, endpoint_url, config.catalog_id, config.write_concurrency)
             yield Connection(glue, session, endpoint_url, config.catalog_id)
         return
@@ -112,6 +126,9 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
     _remember_credentials(session)
     if config.backend == "hive":
         yield from _metastore(config, session, config.endpoint_url)
+        return
+    if config.backend == "iceberg-rest":
+        yield from _rest(config, session, config.endpoint_url)
         return
     glue = Glue(session, config.endpoint_url, config.catalog_id, config.write_concurrency)
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
@@ -126,9 +143,24 @@ def _metastore(config: CatalogConfig, session: Session, s3_endpoint: str | None)
     address = MetastoreAddress(config.metastore_uri, config.metastore_version)
     metastore = HiveMetastore(address.uri, address.version)
     try:
-        yield Connection(metastore, session, s3_endpoint, metastore=address)
+        yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive")
     finally:
         metastore.close()
+
+
+def _rest(config: CatalogConfig, session: Session, s3_endpoint: str | None) -> Iterator[Connection]:
+    """An Iceberg REST catalog; `endpoint_url` is then S3's, where its tables' files live."""
+    from gluecat.backends.iceberg import lake_properties
+    from gluecat.backends.rest import IcebergRest, client_properties, open_rest_catalog
+
+    if not config.rest_uri:
+        raise GluecatError("backend: iceberg-rest needs `rest_uri: https://HOST[:PORT][/PATH]` in catalog.yaml")
+    properties = {
+        **lake_properties(session, s3_endpoint),
+        **client_properties(config.rest_uri, config.rest_auth, config.rest_warehouse, aws.region_of(session), session),
+    }
+    catalog = IcebergRest(open_rest_catalog(config.rest_uri, properties), config.rest_uri)
+    yield Connection(catalog, session, s3_endpoint, backend="iceberg-rest")
 
 
 def _remember_credentials(session: Session) -> None:

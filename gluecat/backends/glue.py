@@ -18,6 +18,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from gluecat.backends import aws, lean_json
 from gluecat.backends.base import EntryError
+from gluecat.backends.denied import denied
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
@@ -355,6 +356,9 @@ class _NotFound(LiveStateError):
 
 
 def _translate(exc: ClientError) -> GluecatError:
+    refused = denied(exc, "glue")
+    if refused is not None:
+        return refused
     error = exc.response.get("Error", {})
     code, message = error.get("Code", "Unknown"), error.get("Message", str(exc))
     operation = exc.operation_name

@@ -287,14 +287,15 @@ class HiveMetastore:
     def _batches(
         self, entries: Sequence[Shape], send: Callable[[Sequence[Shape]], None], progress: Progress
     ) -> list[EntryError]:
-        """A Metastore refuses a batch whole: each of its entries is reported with the reason."""
+        """A Metastore refuses a batch whole: each of its entries is reported with the reason (a
+        partition another writer made since the plan too, as Glue reports it per entry)."""
         failed: list[EntryError] = []
         for batch in _pages(entries, BATCH_WRITE):
             try:
                 send(batch)
             except UnreachableError:
                 raise
-            except LiveStateError as exc:
+            except (LiveStateError, ConflictError) as exc:
                 failed.extend(EntryError(_values_of(e), "BatchFailed", str(exc)) for e in batch)
             if not progress(len(batch)):
                 break

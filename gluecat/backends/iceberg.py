@@ -6,6 +6,7 @@ pyiceberg makes with Glue's VersionId, so a writer's concurrent commit is never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pyiceberg.catalog import Catalog
@@ -49,10 +50,21 @@ LAKE_SCHEMES = ("s3", "s3a", "s3n")
 class IcebergTables:
     """Iceberg tables of one catalog (pyiceberg's Glue or Hive catalog) and the storage under them."""
 
-    def __init__(self, catalog: Catalog, properties: dict[str, str], session: Session, endpoint_url: str | None):
+    def __init__(
+        self,
+        catalog: Catalog,
+        properties: dict[str, str],
+        session: Session,
+        endpoint_url: str | None,
+        namespace: Callable[[str], tuple[str, ...]] = lambda database: (database,),
+    ):
         self.properties = properties
         self.catalog = catalog
         self._s3 = aws.client(session, "s3", endpoint_url)
+        self._namespace = namespace  # a database's namespace: nested ones in a REST catalog
+
+    def identifier(self, database: str, name: str) -> tuple[str, ...]:
+        return (*self._namespace(database), name)
 
     @classmethod
     def on_glue(
@@ -70,6 +82,12 @@ class IcebergTables:
         properties = lake_properties(session, endpoint_url)
         return cls(hive_catalog(uri, version, properties), properties, session, endpoint_url)
 
+    @classmethod
+    def on_rest(cls, catalog: Catalog, session: Session, endpoint_url: str | None) -> IcebergTables:
+        from gluecat.backends.rest_shapes import namespace_of
+
+        return cls(catalog, lake_properties(session, endpoint_url), session, endpoint_url, namespace_of)
+
     def existing_metadata(self, location: str) -> str | None:
         """The current metadata file an Iceberg table at `location` left behind, if any."""
         return latest_metadata(self._s3, location)
@@ -77,7 +95,7 @@ class IcebergTables:
     def register(self, database: str, name: str, metadata_location: str) -> None:
         """Give existing Iceberg metadata its Glue entry back (rows and snapshots as they are)."""
         try:
-            self.catalog.register_table((database, name), metadata_location)
+            self.catalog.register_table(self.identifier(database, name), metadata_location)
         except Exception as exc:
             raise LiveStateError(f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
 
@@ -107,7 +125,7 @@ class IcebergTables:
         columns = [IcebergColumn.model_validate(c) for c in desired["columns"]]
         try:
             transaction = self.catalog.create_table_transaction(
-                (database, name),
+                self.identifier(database, name),
                 schema_of(columns),
                 location=desired["location"],
                 properties=desired["properties"],
@@ -146,11 +164,11 @@ class IcebergTables:
             raise LiveStateError(f"{database}.{name}: cannot commit the Iceberg change: {exc}") from exc
 
     def _load(self, database: str, name: str) -> Table:
-        return self.catalog.load_table((database, name))
+        return self.catalog.load_table(self.identifier(database, name))
 
 
 def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:
-    schema_ops = [op for op in ops if op["op"] in ("add_column", "update_column", "delete_column")]
+    schema_ops = [op for op in ops if op["op"] in ("add_column", "update_column", "delete_column", "rename_column")]
     if schema_ops:
         with transaction.update_schema() as update:
             for op in schema_ops:
@@ -160,6 +178,8 @@ def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:
                     update.add_column(path, field_type, doc=op.get("doc"))
                 elif op["op"] == "delete_column":
                     update.delete_column(path)
+                elif op["op"] == "rename_column":  # the field keeps its id: old rows read under the new name
+                    update.rename_column(path, op["name"])
                 else:
                     new_type = (
                         to_iceberg(parse(op["type"], iceberg=True), iter(range(1, 10))) if op.get("type") else None

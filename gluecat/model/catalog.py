@@ -1,4 +1,5 @@
-"""catalog.yaml: connection, defaults, policies and Spark settings of one catalog (Glue or a Hive Metastore)."""
+"""catalog.yaml: connection, defaults, policies and Spark settings of one catalog (Glue, a Hive Metastore or an
+Iceberg REST catalog)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pydantic import AfterValidator, Field, StringConstraints
 
 from gluecat.model.base import Strict
 from gluecat.model.lakeformation import Principal, TagDefinitions, TagGrant
+from gluecat.model.rest import HttpUri, RestAuth
 
-Backend = Literal["glue", "hive"]
+Backend = Literal["glue", "hive", "iceberg-rest"]
 THRIFT_URI = re.compile(r"thrift://[^/:\s]+:[0-9]{1,5}")
 
 
@@ -56,11 +58,16 @@ class Environment(Strict):
     external_id: str | None = Field(None, description="External id for role_arn")
     warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
     sandbox: bool | None = Field(None, description="Run against the embedded local Glue + S3")
-    backend: Backend | None = Field(None, description="The catalog this environment manages: glue or hive")
+    backend: Backend | None = Field(
+        None, description="The catalog this environment manages: glue, hive or iceberg-rest"
+    )
     metastore_uri: MetastoreUri | None = Field(
         None, description="thrift://host:port of this environment's Hive Metastore"
     )
     metastore_version: MetastoreVersion | None = Field(None, description="The Hive Metastore's version (2.3, 3.1, 4.0)")
+    rest_uri: HttpUri | None = Field(None, description="This environment's Iceberg REST catalog base URI (no /v1)")
+    rest_warehouse: str | None = Field(None, description="This environment's REST catalog warehouse name")
+    rest_auth: RestAuth | None = Field(None, description="How gluecat authenticates to this environment's REST catalog")
     vars: dict[VarName, str] = Field(
         default_factory=dict, description="Values for ${var.NAME}, added to or overriding the catalog's vars"
     )
@@ -77,12 +84,24 @@ class CatalogConfig(Strict):
     external_id: str | None = Field(None, description="External id for role_arn")
     warehouse: str | None = Field(None, description="Default S3 root for Iceberg/Delta tables without a location")
     sandbox: bool = Field(False, description="Run against the embedded local Glue + S3")
-    backend: Backend = Field("glue", description="The catalog managed: the Glue Data Catalog, or a Hive Metastore")
+    backend: Backend = Field(
+        "glue", description="The catalog managed: the Glue Data Catalog, a Hive Metastore, or an Iceberg REST catalog"
+    )
     metastore_uri: MetastoreUri | None = Field(
         None, description="thrift://host:port of the Hive Metastore (backend: hive)"
     )
     metastore_version: MetastoreVersion | None = Field(
         None, description="The Hive Metastore's version: which Hive client spark-conf configures (default 2.3)"
+    )
+    rest_uri: HttpUri | None = Field(
+        None, description="The Iceberg REST catalog's base URI, without /v1 (backend: iceberg-rest)"
+    )
+    rest_warehouse: str | None = Field(
+        None,
+        description="The REST catalog's own warehouse name (a Polaris catalog, a Glue account id, a table bucket ARN)",
+    )
+    rest_auth: RestAuth | None = Field(
+        None, description="How gluecat authenticates to the REST catalog: none (default), bearer, oauth2 or sigv4"
     )
     prune: bool = Field(
         False,
@@ -117,4 +136,9 @@ class CatalogConfig(Strict):
     )
     tag_grants: list[TagGrant] | None = Field(
         None, description="Lake Formation grants by LF-tag expression; present: gluecat owns every such grant"
+    )
+    docs_url: str | None = Field(
+        None,
+        description="Where the `gluecat docs` site is published (https://...): markdown plans link each changed table"
+        " to its page",
     )

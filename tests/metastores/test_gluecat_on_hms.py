@@ -403,3 +403,26 @@ def test_encodings_precision_nested_types_and_schemes_round_trip(
     assert held.sd.location.rstrip("/") == f"s3a://lake/{db}/gotchas"
     again = gluecat("plan", str(root))
     assert again.exit_code == 0 and "No changes" in again.output, again.output
+
+
+def test_a_pull_request_plan_reads_only_the_changed_table_from_the_metastore(
+    hms: Metastore, metastores_s3: LocalS3, tmp_path: Path
+) -> None:
+    db = f"gc_changed_{_version_tag(hms)}"
+    root = _project(tmp_path / "project", hms, metastores_s3, db)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for step in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "catalog"]):
+        subprocess.run([*git, *step], check=True, capture_output=True)
+    (root / db / "tables" / "customers.yaml").write_text(CUSTOMERS + "description: Customers\n")
+    (root / db / "tables" / "orders.yaml").unlink()  # prune is off: named, never deleted
+
+    scoped = gluecat("plan", str(root), "--changed-since", "main", "--format", "json")
+    assert scoped.exit_code == 0, scoped.output
+    planned = json.loads(scoped.stdout)
+    assert [(c["address"], c["action"]) for c in planned["changes"]] == [(f"{db}.customers", "update")]
+    assert any(f"{db}.orders" in note for note in planned["notes"])
+    applied = gluecat("apply", str(root), "--auto-approve", "--changed-since", "main")
+    assert applied.exit_code == 0, applied.output
+    assert _table(hms, db, "customers").parameters["comment"] == "Customers"
+    assert _table(hms, db, "orders").tableType == "EXTERNAL_TABLE"

@@ -1,0 +1,47 @@
+"""Every catalog gluecat manages, one line each: what it holds and can do, so that what it cannot is
+refused offline, in one line naming the backend and the key, before a plan reaches it.
+
+Adding a backend is its module (a `Catalog`, plus a shapes module), its settings in
+`gluecat/model/catalog.py`, its opening in `gluecat/backends/connect.py` and one line here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ALL_FORMATS = frozenset({"hive", "iceberg", "delta", "view", "registration"})
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What one backend holds: table formats, and the Glue-side features it has or lacks."""
+
+    name: str  # as `backend:` writes it
+    title: str  # as a sentence names it
+    formats: frozenset[str]  # the table formats (`format:`) it can hold
+    partition_indexes: bool
+    lake_formation: bool
+    optimizers: bool
+    address_key: str | None  # the catalog.yaml key that says where it answers (None: AWS finds it)
+    address_form: str = ""
+    nested_namespaces: bool = False  # a database named `a.b` is the namespace `b` inside `a`
+
+    def holds(self, table_format: str) -> bool:
+        return table_format in self.formats
+
+
+BACKENDS: dict[str, Capabilities] = {
+    backend.name: backend
+    for backend in (
+        Capabilities("glue", "the Glue Data Catalog", ALL_FORMATS, True, True, True, None),
+        Capabilities("hive", "a Hive Metastore", ALL_FORMATS, False, False, False, "metastore_uri", "thrift://HOST:PORT"),
+        Capabilities(
+            "iceberg-rest", "an Iceberg REST catalog", frozenset({"iceberg"}), False, False, False,
+            "rest_uri", "https://HOST[:PORT][/PATH]", nested_namespaces=True,
+        ),
+    )
+}  # fmt: skip
+
+
+def capabilities(backend: str) -> Capabilities:
+    return BACKENDS[backend]
