@@ -37,17 +37,38 @@ def parameter_diffs(prefix: str, live: Mapping[str, str], desired: Mapping[str, 
             yield FieldDiff(f"{prefix}.{key}", live.get(key), value)
 
 
+def by_folded_name(
+    columns: Iterable[Mapping[str, Any]],
+) -> tuple[dict[str, Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """Columns by their lowercase name (Glue folds top-level column names: `eventVersion` in YAML is
+    `eventversion` live), and the later ones whose name, in any case, came before (`a`, then `A`)."""
+    named: dict[str, Mapping[str, Any]] = {}
+    again: list[Mapping[str, Any]] = []
+    for column in columns:
+        folded = str(column.get("Name", "")).lower()
+        if folded in named:
+            again.append(column)
+        else:
+            named[folded] = column
+    return named, again
+
+
 def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[str, Any]]) -> Iterator[FieldDiff]:
-    # Glue folds top-level column names to lowercase: `eventVersion` in YAML is `eventversion` live.
-    live_by_name = {c["Name"].lower(): c for c in live}
-    want_by_name = {c["Name"].lower(): c for c in desired}
+    live_by_name, live_again = by_folded_name(live)
+    want_by_name, want_again = by_folded_name(desired)
+    # A name held twice (a table some tool wrote with `a` and `A`) is one column too many: shown, not hidden.
+    for column in (c for c in live_again if c not in want_again):
+        yield FieldDiff(f"columns.{column.get('Name')}", column.get("Type"), None)
+    for column in (c for c in want_again if c not in live_again):
+        yield FieldDiff(f"columns.{column.get('Name')}", None, column.get("Type"))
+    # Either side may be a live version (history compares two): Glue keeps a column without a type.
     for name, want in want_by_name.items():
         have = live_by_name.get(name)
         if have is None:
-            yield FieldDiff(f"columns.{name}", None, want["Type"])
+            yield FieldDiff(f"columns.{name}", None, want.get("Type"))
             continue
-        if not same_type(have.get("Type", ""), want["Type"]):
-            yield FieldDiff(f"columns.{name}.type", have.get("Type"), want["Type"])
+        if not same_type(have.get("Type", ""), want.get("Type", "")):
+            yield FieldDiff(f"columns.{name}.type", have.get("Type"), want.get("Type"))
         if "Comment" in want and have.get("Comment") != want["Comment"]:
             yield FieldDiff(f"columns.{name}.comment", have.get("Comment"), want["Comment"])
         for key, value in sorted((want.get("Parameters") or {}).items()):

@@ -88,6 +88,20 @@ class Range(Strict):
         months = (end.year - start.year) * 12 + end.month - start.month
         return months // (self.step if unit == "month" else 12 * self.step) + 1
 
+    def bounds(self) -> tuple[str, str]:
+        """The first and the last value, without yielding those between."""
+        first, count = next(self.values()), self.count()
+        if count == 1:
+            return first, first
+        if isinstance(self.start, int):
+            return first, str(self.start + (count - 1) * self.step).zfill(self.width or 0)
+        unit = self.every or "day"
+        try:
+            last = _advance(_parse_moment(str(self.start)), unit, self.step * (count - 1))
+        except (OverflowError, ValueError):  # past year 9999, where values() stops
+            return first, list(self.values())[-1]
+        return first, last.strftime(self.format or DEFAULT_DATE_FORMATS[unit])
+
     def values(self) -> Iterator[str]:
         if isinstance(self.start, int) and isinstance(self.end, int):
             for number in range(self.start, self.end + 1, self.step):

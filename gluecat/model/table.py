@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
@@ -27,6 +26,7 @@ from gluecat.model.partition_index import PartitionIndex
 from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
+from gluecat.model.suggest import check_member
 
 
 def _valid_type(value: str) -> str:
@@ -53,6 +53,15 @@ class IcebergColumn(Column):
         description="Hive type string, plus timestamptz and uuid"
     )
     required: bool = Field(False, description="Iceberg: the column may not hold nulls")
+    renamed_from: ColumnName | None = Field(
+        None,
+        description="The column's earlier name: the plan renames it, keeping its field id and its values",
+    )
+    renamed_fields: dict[str, str] = Field(
+        default_factory=dict,
+        description="Struct fields renamed inside this column: {the field's path in the column, by the new"
+        " names (`os_name`; `element.sku` in a list of structs; `value.sku` in a map): its earlier name}",
+    )
 
 
 class Serde(Strict):
@@ -82,12 +91,8 @@ class TableBase(Strict):
 
 
 def _storage_name(value: str) -> str:
-    if value not in STORAGE_FORMATS:
-        known = ", ".join(STORAGE_FORMATS)
-        close = difflib.get_close_matches(value, STORAGE_FORMATS, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise ValueError(f"unknown storage '{value}': {hint}use one of {known}, or input_format/serde")
-    return value
+    known = ", ".join(STORAGE_FORMATS)
+    return check_member(value, STORAGE_FORMATS, "storage", f"use one of {known}, or input_format/serde")
 
 
 class HiveTable(TableBase):
@@ -224,12 +229,11 @@ class ViewTable(TableBase):
             raise ValueError(
                 "with `dialect`, gluecat writes the view texts from `sql`: remove view_original_text/view_expanded_text"
             )
-        if not (self.sql or "").strip():
-            raise ValueError(f"a {self.dialect} view needs `sql`: the SELECT it stands for")
-        if not self.columns:
-            raise ValueError(
-                f"a {self.dialect} view needs `columns`: Athena and Spark read the view's schema from them"
-            )
+        needs = [] if (self.sql or "").strip() else ["`sql` (the SELECT it stands for)"]
+        needs += [] if self.columns else ["`columns` (Athena and Spark read the view's schema from them)"]
+        if needs:
+            article = "an" if self.dialect[0] in "aeiou" else "a"
+            raise ValueError(f"{article} {self.dialect} view needs {' and '.join(needs)}")
         return self
 
 
@@ -272,3 +276,17 @@ def columns_of(table: Table) -> Sequence[Column]:
 def as_table(model: object) -> Table | None:
     """The model as a table, when validation gave one."""
     return model if isinstance(model, HiveTable | IcebergTable | DeltaTable | ViewTable | RegistrationTable) else None
+
+
+def as_view(table: Table) -> ViewTable | None:
+    """The table as a view, when it is one (the lineage reads a view's SQL)."""
+    return table if isinstance(table, ViewTable) else None
+
+
+def declared_location(table: Table) -> str | None:
+    """Where the file says the table's data is (a registration says it inside `table_input`)."""
+    if isinstance(table, RegistrationTable):
+        storage = table.table_input.get("StorageDescriptor")
+        location = storage.get("Location") if isinstance(storage, dict) else None
+        return location if isinstance(location, str) else None
+    return table.location

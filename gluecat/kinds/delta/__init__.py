@@ -17,11 +17,13 @@ from gluecat.model import CatalogConfig, Database, DeltaTable
 from gluecat.project import checks
 from gluecat.project.checks import Hit
 from gluecat.project.load import LoadedDatabase, LoadedTable
+from gluecat.project.rule_ids import declare
 
 if TYPE_CHECKING:  # deltalake loads only for plans that hold Delta tables
     from gluecat.backends.delta import DeltaLog
 
 Shape = dict[str, Any]
+LOCATION_RULE = declare("delta-location", "a Delta table without `location`, where its log lives")
 
 
 class DeltaKind:
@@ -79,7 +81,7 @@ def _duplicate_entries(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
 
 def _location_required(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if not _model(table).location:
-        yield Hit(("name",), "delta-location", "a delta table needs `location`: the Delta log lives there")
+        yield Hit(("name",), LOCATION_RULE, "a delta table needs `location`: the Delta log lives there")
 
 
 def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
@@ -88,7 +90,7 @@ def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     for index, name in enumerate(model.partition_columns):
         if name not in names:
             message = f"partition column '{name}' is not among `columns`"
-            yield Hit(("partition_columns", index), "partition-column-unknown", message)
+            yield Hit(("partition_columns", index), checks.PARTITION_COLUMN_RULE, message)
 
 
 def delta_change(

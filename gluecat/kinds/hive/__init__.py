@@ -47,7 +47,7 @@ class HiveKind:
         for change in hive_changes(database, loaded, table, live, context.live, context.ignore, context.config.prune):
             if isinstance(change, Change):
                 yield allowing(change, table)
-            elif change.count:
+            elif change.count or change.left_alone:
                 yield change
 
     def rules(self) -> tuple[Rule, ...]:

@@ -82,8 +82,32 @@ def columns_of(table: Shape) -> list[Column]:
 def hive_findings(live: Shape, desired: Shape) -> list[Finding]:
     before, after = storage_of(live), storage_of(desired)
     findings = _storage_findings(live, desired, before, after)
-    findings += column_findings(columns_of(live), columns_of(desired), after)
+    live_columns, twice = _once(columns_of(live))
+    findings += [_held_twice(twice)] if twice else []
+    findings += column_findings(live_columns, _once(columns_of(desired))[0], after)
     return findings
+
+
+def _once(columns: Sequence[Column]) -> tuple[list[Column], list[str]]:
+    """Each column name once, whatever its case (the first one kept), and the names seen again."""
+    seen: set[str] = set()
+    kept, again = [], []
+    for name, column_type in columns:
+        if name.lower() in seen:
+            again.append(name)
+        else:
+            seen.add(name.lower())
+            kept.append((name, column_type))
+    return kept, again
+
+
+def _held_twice(names: list[str]) -> Finding:
+    return Finding(
+        "duplicate-live-column",
+        Impact.BREAKING,
+        f"the live table holds the column name {_names(names)} twice (in one case or another); engines read"
+        " column names without case and refuse such a table: apply keeps the declared columns only",
+    )
 
 
 def _storage_findings(live: Shape, desired: Shape, before: Storage, after: Storage) -> list[Finding]:

@@ -15,6 +15,7 @@ dictionary lookup per key away from its wanted location.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -127,6 +128,9 @@ class Moved:
     shape: Shape
 
 
+LEFT_ALONE_SHOWN = 5
+
+
 class LivePartitions:
     """Folds pages of live partitions into what the diff needs; `add` is thread-safe (pages arrive
     from parallel segments)."""
@@ -151,6 +155,8 @@ class LivePartitions:
         self.seen: set[Values] = set()
         self.moved: dict[Values, Moved] = {}
         self.undeclared: dict[Values, str | None] = {}  # under prune: values -> fingerprint (None: not read yet)
+        self.left_alone = 0  # without prune: live partitions the YAML does not declare, counted
+        self.left_alone_first: list[Values] = []  # ... and the first few of them, for the plan's note
         self._drifts: list[Drift] = []
 
     def add(self, page: list[Shape]) -> None:
@@ -164,6 +170,8 @@ class LivePartitions:
                 if found is None:
                     if self.prune:
                         self.undeclared[values] = fingerprint(partition_input_of(partition)) if self.columns else None
+                    elif self.declared is not None:
+                        self._leave_alone(values)
                     continue
                 self.seen.add(values)
                 wanted, own = found
@@ -171,6 +179,11 @@ class LivePartitions:
                 moved = live != wanted and slashless(live) != slashless(wanted)  # equal as written: most of them
                 if moved or (own and own_differs(own, partition)):
                     self.moved[values] = Moved(live, partition_input_of(partition))
+
+    def _leave_alone(self, values: Values) -> None:
+        self.left_alone += 1
+        bisect.insort(self.left_alone_first, values)  # the smallest few, whatever order the pages come in
+        del self.left_alone_first[LEFT_ALONE_SHOWN:]
 
     def incomplete(self) -> list[Values]:
         """Partitions read without their column list whose whole shape a change would need."""

@@ -168,8 +168,10 @@ def _partition_changes(
     storage = {k: v for k, v in desired["StorageDescriptor"].items() if k != "Location"}
     return PartitionChanges(
         database, table, keys, storage, tuple(creates), tuple(updates), deletes,
-        live_fingerprints=fingerprints,
+        live_fingerprints=tuple(fingerprints.items()),
         follows=follows,  # a moved partition is moved first, then brought in step
+        left_alone=live.left_alone if live is not None and model.partitions is not None else 0,
+        left_alone_first=tuple(live.left_alone_first) if live is not None and model.partitions is not None else (),
     )  # fmt: skip
 
 

@@ -17,6 +17,15 @@ from gluecat.project.engine_check import hive_problems
 from gluecat.project.index_check import index_problems
 from gluecat.project.load import LoadedDatabase, LoadedTable
 from gluecat.project.projection_check import projection_problems
+from gluecat.project.rule_ids import declare
+
+KEY_IS_COLUMN_RULE = declare("partition-key-is-column", "a partition key repeated as a column")
+PARTITION_COUNT_RULE = declare("partition-count", "more partitions in one table than gluecat plans")
+DUPLICATE_PARTITION_RULE = declare("duplicate-partition", "the same partition declared twice")
+PARTITION_KEYS_RULE = declare("partition-keys", "partitions declared on a table without partition keys")
+PARTITION_VALUES_RULE = declare("partition-values", "partition values that miss a key or do not parse as its type")
+TABLE_LOCATION_RULE = declare("table-location", "a table without a location in a database without one")
+ENGINE_TYPES_RULE = declare("engine-types", "typed columns of an OpenCSVSerde table, read as text by engines (warning)")
 
 
 def _model(table: LoadedTable) -> HiveTable:
@@ -36,7 +45,7 @@ def partition_key_is_column(table: LoadedTable, _: LoadedDatabase) -> Iterator[H
         if key.name.lower() in names:
             yield Hit(
                 ("partition_keys", index, "name"),
-                "partition-key-is-column",
+                KEY_IS_COLUMN_RULE,
                 f"partition key '{key.name}' repeats a column: Glue and Spark keep partition"
                 " keys apart from columns; remove it from `columns`",
             )
@@ -56,7 +65,7 @@ def duplicate_partitions(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]
     if any(sorted(_item_keys(item)) != sorted(keys) for item in model.partitions):
         return  # partition-values reports it
     if partition_count(model.partitions) > MAX_PARTITIONS:
-        yield Hit(("partitions",), "partition-count", f"more than {MAX_PARTITIONS:,} partitions in one table")
+        yield Hit(("partitions",), PARTITION_COUNT_RULE, f"more than {MAX_PARTITIONS:,} partitions in one table")
         return
     if not _may_repeat(model.partitions):
         return
@@ -74,10 +83,10 @@ def duplicate_partitions(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]
                     "this generator" if first[values] == index else checks.line_of(table, ("partitions", first[values]))
                 )
                 message = f"partition ({named}) is declared twice: here and by {where}; remove one"
-                yield Hit(("partitions", index), "duplicate-partition", message)
+                yield Hit(("partitions", index), DUPLICATE_PARTITION_RULE, message)
     if shown > MAX_DUPLICATES_SHOWN:
         message = f"{shown - MAX_DUPLICATES_SHOWN:,} more partitions are declared twice"
-        yield Hit(("partitions",), "duplicate-partition", message)
+        yield Hit(("partitions",), DUPLICATE_PARTITION_RULE, message)
 
 
 def _may_repeat(items: list[PartitionEntry | PartitionGenerator]) -> bool:
@@ -102,7 +111,7 @@ def partition_values(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         return
     keys = [key.name for key in model.partition_keys]
     if not keys and model.partitions:
-        yield Hit(("partitions",), "partition-keys", "partitions are declared but no partition_keys")
+        yield Hit(("partitions",), PARTITION_KEYS_RULE, "partitions are declared but no partition_keys")
         return
     for index, item in enumerate(model.partitions):
         given = _item_keys(item)
@@ -110,7 +119,7 @@ def partition_values(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         if sorted(given) != sorted(keys):
             yield Hit(
                 ("partitions", index, field),
-                "partition-values",
+                PARTITION_VALUES_RULE,
                 f"give a value for each partition key ({', '.join(keys)}), not {', '.join(given)}",
             )
     yield from itertools.islice(_partition_value_types(model), MAX_DUPLICATES_SHOWN)
@@ -134,7 +143,7 @@ def _partition_value_types(model: HiveTable) -> Iterator[Hit]:
         for loc, key, value in pairs:
             problem = value_problem(str(value), types.get(key, "string"))
             if problem:
-                yield Hit(("partitions", index, *loc), "partition-values", f"{key} = {value!r}: {problem}")
+                yield Hit(("partitions", index, *loc), PARTITION_VALUES_RULE, f"{key} = {value!r}: {problem}")
 
 
 def hive_location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
@@ -142,7 +151,7 @@ def hive_location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]
     if not table_location(model, database.model):
         yield Hit(
             ("name",),
-            "table-location",
+            TABLE_LOCATION_RULE,
             "table has no `location` and its database has none to place it under",
         )
 
@@ -161,7 +170,7 @@ def opencsv_types(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         names = ", ".join(name for _, name in typed)
         yield Hit(
             ("columns", typed[0][0]),
-            "engine-types",
+            ENGINE_TYPES_RULE,
             f"Trino, Hive and Spark read every column of an OpenCSVSerde table as string, so {names}"
             " will be text there (only Athena parses the declared types): declare them `string` and cast"
             " in queries, or use `storage: csv` when no field is quoted",

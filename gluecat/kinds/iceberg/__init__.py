@@ -6,21 +6,33 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from gluecat.changes import impact
+from gluecat.backends.registry import capabilities
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.convert.locations import lake_location, slashless
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
-from gluecat.kinds.glue_diff import ABSENT, dropped_columns, version_of
+from gluecat.kinds.glue_diff import ABSENT, version_of
 from gluecat.model import CatalogConfig, Database, IcebergTable
 from gluecat.project import checks
 from gluecat.project.checks import Hit
 from gluecat.project.load import LoadedDatabase, LoadedTable
+from gluecat.project.rule_ids import declare
 
 if TYPE_CHECKING:  # pyiceberg loads only for plans that hold Iceberg tables (~0.5 s)
     from pyiceberg.table.metadata import TableMetadata
 
 Shape = dict[str, Any]
+PARAMETERS_RULE = declare("iceberg-parameters", "Glue `parameters` on an Iceberg table, whose commits write them")
+SORT_ORDER_RULE = declare("optimizer-sort-order", "sort or z-order compaction on a table without `sort_order`")
+TRANSFORM_RULE = declare(
+    "iceberg-transform", "a partition or sort transform Iceberg cannot apply (a width below 1, a type it does not take)"
+)
+PROPERTY_RULE = declare(
+    "iceberg-property", "an Iceberg table property of the wrong type, or an unknown `format-version`"
+)
+RENAME_RULE = declare(
+    "iceberg-rename", "a `renamed_from` or `renamed_fields` naming its own or a declared name, or no struct field"
+)
 
 
 class IcebergKind:
@@ -59,9 +71,12 @@ class IcebergKind:
             yield from optimizer_changes_of(table, database, context, metadata.location if metadata else None)
 
     def rules(self) -> tuple[Rule, ...]:
+        from gluecat.kinds.iceberg import rules
+
         return (
             checks.table_name, checks.column_names, checks.duplicate_columns, _duplicate_entries,
             checks.location, _partition_columns, _parameters, _optimizer_sort_order,
+            rules.transforms, rules.properties, rules.renames,
         )  # fmt: skip
 
     def engine_features(self, table: IcebergTable) -> frozenset[str]:
@@ -99,14 +114,14 @@ def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     ]
     for key, index, column in referenced:
         if column not in names:
-            yield Hit((key, index, "column"), "partition-column-unknown", f"column '{column}' is not among `columns`")
+            yield Hit((key, index, "column"), checks.PARTITION_COLUMN_RULE, f"column '{column}' is not among `columns`")
 
 
 def _parameters(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
     if _model(table).parameters:
         yield Hit(
             ("parameters",),
-            "iceberg-parameters",
+            PARAMETERS_RULE,
             "an iceberg table's Glue parameters are written by Iceberg commits: use `properties`"
             " (Iceberg table properties) instead",
         )
@@ -118,7 +133,7 @@ def _optimizer_sort_order(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit
     if compaction and compaction.strategy in ("sort", "z-order") and not model.sort_order:
         yield Hit(
             ("optimizers", "compaction", "strategy"),
-            "optimizer-sort-order",
+            SORT_ORDER_RULE,
             f"{compaction.strategy} compaction sorts by the table's sort order: declare `sort_order`",
         )
 
@@ -129,8 +144,9 @@ def optimizer_changes_of(
     from gluecat.kinds.iceberg.optimizers import optimizer_changes
 
     assert table.optimizers is not None and table.name is not None
-    if context.config.backend == "hive":
-        context.refusals.append(f"{database.name}.{table.name}: `optimizers` are Glue's; a Hive Metastore has none")
+    backend = capabilities(context.config.backend)
+    if not backend.optimizers:
+        context.refusals.append(f"{database.name}.{table.name}: `optimizers` are Glue's; {backend.title} has none")
         return
     live = context.live.optimizers.get((database.name, table.name), {})
     location = live_location or lake_location(table, database.model, context.config.warehouse)
@@ -148,6 +164,7 @@ def iceberg_change(
 ) -> Change | None:
     from gluecat.backends.iceberg_meta import fingerprint as iceberg_fingerprint
     from gluecat.kinds.iceberg.diff import creation_ops, desired_properties, diff_iceberg
+    from gluecat.kinds.iceberg.impact import column_findings
 
     assert model.name is not None
     address = f"{database.name}.{model.name}"
@@ -179,7 +196,7 @@ def iceberg_change(
     return Change(
         address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
         live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
-        findings=tuple(impact.lake_column_drops("iceberg", dropped_columns(result.diffs))),
+        findings=column_findings(result),
     )  # fmt: skip
 
 
@@ -201,6 +218,7 @@ def iceberg_register(
 ) -> Change:
     """Glue lost the entry, the location kept the table: register it, then commit what the YAML adds."""
     from gluecat.kinds.iceberg.diff import diff_iceberg  # pyiceberg loads only when a plan needs it
+    from gluecat.kinds.iceberg.impact import column_findings
 
     assert model.name is not None
     result = diff_iceberg(model, metadata)
@@ -210,7 +228,7 @@ def iceberg_register(
         f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,
         tuple(result.diffs), live_version=ABSENT, format="iceberg", drops=result.destructive,
         reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay",
-        findings=tuple(impact.lake_column_drops("iceberg", dropped_columns(result.diffs))),
+        findings=column_findings(result),
     )  # fmt: skip
 
 

@@ -11,13 +11,11 @@ from typing import Any
 
 from pyiceberg.table.metadata import TableMetadata
 from pyiceberg.transforms import UnknownTransform
-from pyiceberg.types import ListType, MapType, NestedField, StructType
 
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, Op, live_sort, live_spec
-from gluecat.backends.iceberg_types import promotion_allowed, schema_of, type_text
 from gluecat.changes.model import FieldDiff
+from gluecat.kinds.iceberg.schema import schema_changes
 from gluecat.model import IcebergTable
-from gluecat.model.hivetype import parse
 
 
 @dataclass
@@ -26,6 +24,8 @@ class IcebergDiff:
     diffs: list[FieldDiff] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     destructive: bool = False
+    renames: dict[str, str] = field(default_factory=dict)  # a column's earlier path -> its new name
+    likely_renames: dict[str, str] = field(default_factory=dict)  # dropped -> added at its place, same type
 
 
 def desired_properties(table: IcebergTable) -> dict[str, str | None]:
@@ -53,81 +53,11 @@ def creation_ops(table: IcebergTable) -> list[Op]:
 
 def diff_iceberg(table: IcebergTable, live: TableMetadata) -> IcebergDiff:
     result = IcebergDiff()
-    _struct(result, (), live.schema().as_struct(), schema_of(table.columns).as_struct())
+    schema_changes(result, live.schema().as_struct(), table.columns)
     _spec(result, table, live)
     _sort_order(result, table, live)
     _properties(result, table, live)
     return result
-
-
-# schema
-
-
-def _struct(result: IcebergDiff, path: tuple[str, ...], live: StructType, want: StructType) -> None:
-    live_by_name = {f.name: f for f in live.fields}
-    wanted = {f.name for f in want.fields}
-    for desired in want.fields:
-        here = (*path, desired.name)
-        have = live_by_name.get(desired.name)
-        if have is None:
-            _add(result, here, desired)
-        else:
-            _field(result, here, have, desired, top_level=not path)
-    for have in live.fields:
-        if have.name not in wanted:
-            here = (*path, have.name)
-            result.ops.append({"op": "delete_column", "path": list(here)})
-            result.diffs.append(FieldDiff(f"columns.{'.'.join(here)}", type_text(have.field_type), None))
-            result.destructive = True
-
-
-def _add(result: IcebergDiff, path: tuple[str, ...], desired: NestedField) -> None:
-    dotted = ".".join(path)
-    if desired.required:
-        result.refusals.append(
-            f"column {dotted}: a new column cannot be required (rows already written have no value); add it as optional"
-        )
-        return
-    text = type_text(desired.field_type)
-    result.ops.append({"op": "add_column", "path": list(path), "type": text, "doc": desired.doc})
-    result.diffs.append(FieldDiff(f"columns.{dotted}", None, text))
-
-
-def _field(result: IcebergDiff, path: tuple[str, ...], have: NestedField, want: NestedField, top_level: bool) -> None:
-    dotted = ".".join(path)
-    _types(result, path, have.field_type, want.field_type)
-    if have.required and not want.required:
-        result.ops.append({"op": "update_column", "path": list(path), "required": False})
-        result.diffs.append(FieldDiff(f"columns.{dotted}.required", True, False))
-    elif want.required and not have.required:
-        result.refusals.append(
-            f"column {dotted}: an optional column cannot be made required (rows may already hold nulls)"
-        )
-    if top_level and want.doc is not None and want.doc != have.doc:
-        result.ops.append({"op": "update_column", "path": list(path), "doc": want.doc})
-        result.diffs.append(FieldDiff(f"columns.{dotted}.comment", have.doc, want.doc))
-
-
-def _types(result: IcebergDiff, path: tuple[str, ...], have: Any, want: Any) -> None:
-    if isinstance(have, StructType) and isinstance(want, StructType):
-        _struct(result, path, have, want)
-    elif isinstance(have, ListType) and isinstance(want, ListType):
-        _types(result, (*path, "element"), have.element_type, want.element_type)
-    elif (
-        isinstance(have, MapType) and isinstance(want, MapType) and type_text(have.key_type) == type_text(want.key_type)
-    ):
-        _types(result, (*path, "value"), have.value_type, want.value_type)
-    elif type_text(have) != type_text(want):
-        before, after = type_text(have), type_text(want)
-        dotted = ".".join(path)
-        if promotion_allowed(parse(before, iceberg=True), parse(after, iceberg=True)):
-            result.ops.append({"op": "update_column", "path": list(path), "type": after})
-            result.diffs.append(FieldDiff(f"columns.{dotted}.type", before, after))
-        else:
-            result.refusals.append(
-                f"column {dotted}: Iceberg cannot change {before} to {after} without rewriting data"
-                " (safe: int -> bigint, float -> double, a wider decimal precision)"
-            )
 
 
 # partition spec and sort order
@@ -138,13 +68,17 @@ def _spec_entry(column: str, transform: str, name: str | None) -> dict[str, Any]
 
 
 def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:
-    have = live_spec(live)
+    """Compared by meaning: the same fields with the same transforms are no change, whatever order
+    Iceberg keeps them in (it appends a new field after the kept ones; a v1 table keeps a removed
+    field as `void`)."""
+    have = [(c, t, n) for c, t, n in live_spec(live) if t != "void"]
     want = [(f.column, f.transform) for f in table.partition_spec]
-    if [(c, t) for c, t, _ in have] == want:
+    held = [(c, t) for c, t, _ in have]
+    if sorted(held) == sorted(want):
         return
     unreadable = [
         f"{getattr(f.transform, '_transform', f.transform)}({column})"
-        for f, (column, _, _) in zip(live.spec().fields, have, strict=True)
+        for f, (column, _, _) in zip(live.spec().fields, live_spec(live), strict=True)
         if isinstance(f.transform, UnknownTransform)
     ]
     if unreadable:  # removing it is no safe change: pyiceberg cannot even write the spec back
@@ -154,13 +88,15 @@ def _spec(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None
         )
         return
     remove = [name for column, transform, name in have if (column, transform) not in want]
-    add = [
-        _spec_entry(f.column, f.transform, f.name)
-        for f in table.partition_spec
-        if (f.column, f.transform) not in [(c, t) for c, t, _ in have]
-    ]
-    result.ops.append({"op": "spec", "remove": remove, "add": add})
-    result.diffs.append(FieldDiff("partition_spec", _spec_text([(c, t) for c, t, _ in have]), _spec_text(want)))
+    added = [f for f in table.partition_spec if (f.column, f.transform) not in held]
+    result.ops.append(
+        {"op": "spec", "remove": remove, "add": [_spec_entry(f.column, f.transform, f.name) for f in added]}
+    )
+    reached = [field for field in held if field in want] + [(f.column, f.transform) for f in added]
+    after = _spec_text(reached)
+    if reached != want:  # the YAML's order cannot be had: Iceberg appends; plans compare by meaning
+        after += " (Iceberg appends new fields after the kept ones; the YAML's order is no change)"
+    result.diffs.append(FieldDiff("partition_spec", _spec_text(held), after))
 
 
 def _spec_text(fields: list[tuple[str, str]]) -> str:
@@ -187,7 +123,9 @@ def _sort_text(fields: list[dict[str, Any]]) -> str:
 def _properties(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -> None:
     wanted = desired_properties(table)
     version = wanted.pop(FORMAT_VERSION, None)
-    if version is not None and int(version) != live.format_version:
+    if version is not None and version.strip() not in ("1", "2", "3"):
+        result.refusals.append(f"format-version {version} does not exist: Iceberg has 1, 2 and 3")
+    elif version is not None and int(version) != live.format_version:
         if int(version) < live.format_version:
             result.refusals.append(f"format-version {live.format_version} cannot go down to {version}")
         else:
