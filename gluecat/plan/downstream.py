@@ -1,0 +1,56 @@
+"""A breaking or destructive change to a table names the views that read it (from the lineage of the
+declared views and of the views the live catalog holds undeclared), directly or through other views."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gluecat.changes.impact import ENGINES, Finding, Impact
+from gluecat.changes.model import Change, Plan
+from gluecat.kinds.base import LiveCatalog
+from gluecat.model.table import as_view
+from gluecat.project.load import Project
+
+RULE = "downstream-views"
+SHOWN = 20  # views named in the finding; the rest are counted
+
+
+def name_downstream_views(plan: Plan, project: Project, live: LiveCatalog) -> Plan:
+    at_risk = [c for c in plan.changes if c.kind == "table" and c.impact in (Impact.BREAKING, Impact.DESTRUCTIVE)]
+    if not at_risk or not _any_view(project, live):
+        return plan  # before importing the SQL parser: most plans break nothing
+    from gluecat.lineage.graph import build_lineage, project_schema, project_views, texts_sql
+
+    schema = project_schema(project)
+    views = project_views(project)
+    declared = {(db, name) for db, tables in schema.items() for name in tables}
+    for db, tables in live.tables.items():
+        for name, shape in tables.items():
+            if (db, name) in declared:
+                continue
+            columns = (shape.get("StorageDescriptor") or {}).get("Columns") or []
+            keys = shape.get("PartitionKeys") or []
+            schema.setdefault(db, {})[name] = tuple(str(c.get("Name", "")).lower() for c in (*columns, *keys))
+            if shape.get("TableType") == "VIRTUAL_VIEW":
+                found = texts_sql(f"{db}.{name}", db, shape.get("ViewOriginalText"), shape.get("ViewExpandedText"))
+                views += [found] if found else []
+    lineage = build_lineage(views, schema)
+    changed = {id(c): _with_views(c, lineage.downstream_views(c.address)) for c in at_risk}
+    return replace(plan, changes=tuple(changed.get(id(c), c) for c in plan.changes))
+
+
+def _any_view(project: Project, live: LiveCatalog) -> bool:
+    declared = any(as_view(table.model) is not None for db in project.databases for table in db.tables)
+    return declared or any(t.get("TableType") == "VIRTUAL_VIEW" for ts in live.tables.values() for t in ts.values())
+
+
+def _with_views(change: Change, views: tuple[str, ...]) -> Change:
+    if not views:
+        return change
+    named = ", ".join(views[:SHOWN]) + (f" and {len(views) - SHOWN} more" if len(views) > SHOWN else "")
+    engines = sorted({e for f in change.findings if f.impact is change.impact for e in f.engines}) or list(ENGINES)
+    message = (
+        f"{len(views)} view{'s' if len(views) > 1 else ''} read{'' if len(views) > 1 else 's'} this table: {named}"
+    )
+    finding = Finding(RULE, change.impact, message, tuple(engines))
+    return replace(change, findings=(*change.findings, finding))
