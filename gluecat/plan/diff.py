@@ -50,9 +50,10 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
                     changes.append(planned)
                 else:
                     partitions.append(planned)
-        if live_db and targets.database(database.name):
+        if live_db and (targets.database(database.name) or targets.gone(database.name)):
             declared = {t.name for t in database.tables}
-            unlisted = sorted(name for name in live_tables if name not in declared)
+            gone = live_tables if targets.database(database.name) else targets.gone(database.name)
+            unlisted = sorted(name for name in gone if name not in declared and name in live_tables)
             if project.config.prune:
                 changes.extend(_delete_table(database.name, name, live_tables[name]) for name in unlisted)
             else:
@@ -61,8 +62,9 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
         refusals = context.refusals
         raise PlanError("the plan holds changes that cannot be made safely:\n  " + "\n  ".join(refusals))
     plan = Plan(display_name(project.root), tuple(changes), tuple(partitions), targets=targets.texts())
-    databases = () if targets.texts() else _unmanaged_databases(project, live)
+    databases = _unmanaged_databases(project, live) if targets.everything else ()
     notes = [_undeclared_note(undeclared)] if undeclared else []
+    notes += [_left_alone_note(group) for group in partitions if group.left_alone]
     notes += [_unmanaged_databases_note(databases)] if databases else []
     if not notes:
         return plan
@@ -91,6 +93,20 @@ def _undeclared_note(names: list[str]) -> str:
     return (
         f"{len(names)} live table{'s' if len(names) != 1 else ''} not in the YAML, left alone (prune is off):"
         f" {shown}; `gluecat import` writes them, `prune: true` would delete them"
+    )
+
+
+def _left_alone_note(group: PartitionChanges) -> str:
+    shown = ", ".join(group.address(values) for values in group.left_alone_first)
+    more = (
+        f" and {group.left_alone - len(group.left_alone_first):,} more"
+        if group.left_alone > len(group.left_alone_first)
+        else ""
+    )
+    count = group.left_alone
+    return (
+        f"{count:,} live partition{'s' if count != 1 else ''} of {group.database}.{group.table} not in the YAML,"
+        f" left alone (prune is off): {shown}{more}; declare them under `partitions:`, `prune: true` would delete them"
     )
 
 

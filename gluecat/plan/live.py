@@ -62,7 +62,7 @@ def read_live(
     managed = [db for db in project.databases if targets.touches(db.name) and db.name in databases]
     progress(f"reading tables of {counted(len(managed), 'database')}")
     with ThreadPoolExecutor(max_workers=READ_WORKERS) as pool:
-        listed = pool.map(lambda db: {t["Name"]: t for t in catalog.tables(db.name)}, managed)
+        listed = list(pool.map(lambda db: _tables_of(connection, db.name, targets), managed))
         tables = {db.name: found for db, found in zip(managed, listed, strict=True)}
     wanted = [
         (need, sink)
@@ -89,12 +89,25 @@ def read_live(
     )
 
 
+# More tables targeted one by one in a database than this are read by listing the database.
+ONE_BY_ONE = 25
+
+
+def _tables_of(connection: Connection, database: str, targets: Targets) -> dict[str, Shape]:
+    """A database's live tables, or only those targeted one by one (a GetTable each, few of them)."""
+    named = targets.tables_in(database)
+    if targets.database(database) or len(named) > ONE_BY_ONE:
+        return {t["Name"]: t for t in connection.catalog.tables(database)}
+    found = [connection.catalog.table(database, name) for name in named]
+    return {t["Name"]: t for t in found if t is not None}
+
+
 def _optimizers(
     connection: Connection, needs: list[Need], tables: dict[str, dict[str, Shape]], progress: Callable[[str], None]
 ) -> dict[tuple[str, str], dict[str, Shape]]:
     """The optimizers of live tables whose file declares `optimizers` (BatchGetTableOptimizer, all at once)."""
     wanted = [need.key for need in needs if need.reads.optimizers and need.live_in(tables)]
-    if not wanted or connection.metastore is not None:  # a metastore has none: the kind refuses the block
+    if not wanted or not connection.capabilities.optimizers:  # none there: the kind refuses the block
         return {}
     from gluecat.backends.optimizers import optimizers_of
 

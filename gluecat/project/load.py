@@ -21,6 +21,7 @@ from gluecat.project.interpolate import Context, interpolate, uninterpolated
 from gluecat.project.root import CATALOG_FILE as CATALOG_FILE  # re-exported: callers name it from the loader
 from gluecat.project.root import project_root
 from gluecat.project.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
+from gluecat.project.targets import Targets
 from gluecat.project.yamlparse import Loc
 
 DATABASE_FILE = "database.yaml"
@@ -64,11 +65,14 @@ class Project:
         return sum(len(db.tables) for db in self.databases)
 
 
-def load_project(root: Path, env: str | None = None, secrets_required: bool = True) -> Project:
+def load_project(
+    root: Path, env: str | None = None, secrets_required: bool = True, only: Targets | None = None
+) -> Project:
     """Read catalog.yaml, every database.yaml and table file; raise SpecErrors listing all.
 
-    `env` names the environment (None: default_env, or none); references are resolved in it."""
-    project, errors = load_partial(root, env, secrets_required)
+    `env` names the environment (None: default_env, or none); references are resolved in it.
+    `only`: read just the files of these targets (and their databases'), nothing else."""
+    project, errors = load_partial(root, env, secrets_required, only)
     if errors or project is None:
         raise SpecErrors(errors)
     return project
@@ -86,15 +90,17 @@ def read_catalog_config(root: Path) -> tuple[CatalogConfig, SourceFile]:
 
 
 def load_partial(
-    root: Path, env: str | None = None, secrets_required: bool = True
+    root: Path, env: str | None = None, secrets_required: bool = True, only: Targets | None = None
 ) -> tuple[Project | None, list[SpecError]]:
     """What loads, and every error: validate lints the files that loaded even when others did not."""
     root = project_root(root)
     with paused_gc():
-        return _load_partial(root, env, secrets_required)
+        return _load_partial(root, env, secrets_required, only)
 
 
-def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[Project | None, list[SpecError]]:
+def _load_partial(
+    root: Path, env: str | None, secrets_required: bool, only: Targets | None
+) -> tuple[Project | None, list[SpecError]]:
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
         position = SourcePosition(catalog_path, 1, 1)
@@ -107,10 +113,10 @@ def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[
         assert isinstance(config, CatalogConfig)
         chosen = choose(config, source, env)
     context = Context(chosen.config.vars, dict(os.environ), secrets_required) if chosen else None
-    reader = _Reader(errors, context)
+    reader = _Reader(errors, context, only)
     databases = []
     for directory in sorted(p for p in root.iterdir() if p.is_dir()):
-        if directory.name.startswith("."):
+        if directory.name.startswith(".") or (only is not None and not only.touches(directory.name)):
             continue
         database = reader.database(directory)
         if database is not None:
@@ -124,9 +130,10 @@ def _load_partial(root: Path, env: str | None, secrets_required: bool) -> tuple[
 class _Reader:
     """Reads database and table files, resolving references when the catalog loaded."""
 
-    def __init__(self, errors: list[SpecError], context: Context | None) -> None:
+    def __init__(self, errors: list[SpecError], context: Context | None, only: Targets | None = None) -> None:
         self.errors = errors
         self.context = context
+        self.only = only
         self.unset: list[SpecError] = []
 
     def read(self, path: Path) -> SourceFile:
@@ -139,11 +146,14 @@ class _Reader:
         return result.source
 
     def database(self, directory: Path) -> LoadedDatabase | None:
-        return _load_database(directory, self.errors, self.read)
+        return _load_database(directory, self.errors, self.read, self.only)
 
 
 def _load_database(
-    directory: Path, errors: list[SpecError], read: Callable[[Path], SourceFile] = read_yaml
+    directory: Path,
+    errors: list[SpecError],
+    read: Callable[[Path], SourceFile] = read_yaml,
+    only: Targets | None = None,
 ) -> LoadedDatabase | None:
     path = directory / DATABASE_FILE
     errors.extend(_misplaced_files(directory))
@@ -153,6 +163,9 @@ def _load_database(
         return None
     loaded = _load_model(path, Database, {"name": directory.name}, errors, read)
     table_paths = _table_files(directory / TABLES_DIR)
+    if only is not None and not only.database(directory.name):
+        wanted = set(only.tables_in(directory.name))
+        table_paths = [path for path in table_paths if path.stem in wanted]
     errors.extend(_same_table_twice(table_paths))
     tables = tuple(table for table_path in table_paths if (table := _load_table(table_path, errors, read)) is not None)
     if loaded is None:
@@ -300,4 +313,25 @@ def _validate(
         return model.model_validate(data)
     except ValidationError as exc:
         errors.extend(validation_errors(source, exc, model, key_hint))
-        return partial_model(model, data, exc) if best_effort else None
+        if not best_effort:
+            return None
+        partial, later = partial_model(model, data, exc)
+        known = {(e.position, e.message) for e in errors}
+        errors.extend(
+            e for e in validation_errors(source, later, model, key_hint) if (e.position, e.message) not in known
+        )
+        return partial
+
+
+def declared_by(root: Path, path: Path) -> str:
+    """The address (`sales`, `sales.orders`) a project file declares, or '' for catalog.yaml and any
+    file outside a database directory: an error there concerns the whole catalog."""
+    try:
+        parts = path.resolve().relative_to(root.resolve()).parts
+    except ValueError:
+        return ""
+    if len(parts) < 2:
+        return ""
+    if len(parts) == 3 and parts[1] == TABLES_DIR:
+        return f"{parts[0]}.{Path(parts[2]).stem}"
+    return parts[0]

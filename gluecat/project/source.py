@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from gluecat.errors import SourcePosition, SpecError
+from gluecat.model.suggest import closest, either
 from gluecat.project.yamlparse import Loc, Mark, YamlError, parse
+from gluecat.secrets import redact
 
 
 @dataclass(frozen=True)
@@ -118,12 +121,12 @@ KeyHint = Callable[[Loc], str | None]
 
 def validation_errors(
     source: SourceFile,
-    exc: ValidationError,
+    exc: ValidationError | list[ErrorDetails],
     model: type[BaseModel],
     key_hint: KeyHint | None = None,
 ) -> list[SpecError]:
     """pydantic's errors as SpecErrors with positions, did-you-means, and no union noise."""
-    raw = exc.errors(include_url=False)
+    raw = exc.errors(include_url=False) if isinstance(exc, ValidationError) else exc
     paths = [source.yaml_path(tuple(err["loc"])) for err in raw]
     errors: list[SpecError] = []
     seen: set[tuple[Loc, str]] = set()
@@ -152,11 +155,21 @@ def _message(err: Any, model: type[BaseModel]) -> str:
         return f"unknown key '{key}'{hint}"
     if err["type"] == "missing":
         return f"missing required key '{loc[-1]}'"
+    if err["type"] == "literal_error" and isinstance(err.get("input"), str):
+        close = closest(err["input"], literal_choices(err))
+        hint = f" — did you mean {either(close)}?" if close else ""
+        return f"{_subject(loc)} should be {err['ctx']['expected']}, not {_describe(err['input'])}{hint}"
     message = str(err["msg"]).removeprefix("Value error, ")
     message = _MODEL_INSTANCE.sub("a mapping (key: value)", message).replace("valid dictionary", "mapping")
     if message.startswith("Input should"):
         return f"{_subject(loc)}{message.removeprefix('Input')}, not {_describe(err.get('input'))}"
     return message
+
+
+def literal_choices(err: ErrorDetails) -> list[str]:
+    """The values a literal_error allowed, from pydantic's `'a', 'b' or 'c'`."""
+    expected = str(err.get("ctx", {}).get("expected", ""))
+    return [match.replace("\\'", "'") for match in re.findall(r"'((?:[^'\\]|\\.)*)'", expected)]
 
 
 def _subject(loc: Loc) -> str:
@@ -179,7 +192,7 @@ def _describe(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
-    text = str(value)
+    text = redact.scrub_known(str(value))  # masked before it is cut: a cut secret is no longer recognised
     return f"the text '{text if len(text) <= 40 else text[:39] + '…'}'"
 
 

@@ -110,3 +110,20 @@ def test_ci_installs_the_dev_lock_which_keeps_the_runtime_pins() -> None:
     ci = (ROOT / ".ci/run").read_text()
     assert "--require-hashes -r requirements-dev.txt" in ci
     assert "pip install --quiet -e '.[dev]'" not in ci, "an unlocked install would take whatever PyPI serves today"
+
+
+def test_pull_requests_plan_only_what_they_change_and_drift_is_planned_in_full() -> None:
+    jobs = _workflow()["jobs"]
+    plan_steps = jobs["plan"]["steps"]
+    checkout = next(step for step in plan_steps if step.get("uses", "").startswith("actions/checkout"))
+    assert checkout["with"]["fetch-depth"] == 2, "--changed-since HEAD^1 needs the merge commit's base parent"
+    (plan,) = [step for step in plan_steps if step.get("id") == "plan"]
+    assert "--changed-since HEAD^1" in plan["run"]
+    triggers = _workflow()[True]  # PyYAML reads the key `on` as True
+    assert "schedule" in triggers
+    drift = jobs["drift"]
+    assert "schedule" in drift["if"]
+    (full,) = [step for step in drift["steps"] if "gluecat plan" in step.get("run", "")]
+    assert "--changed-since" not in full["run"] and "--detailed-exitcode" in full["run"]
+    apply_runs = " ".join(step.get("run", "") for step in jobs["apply"]["steps"])
+    assert 'gluecat plan "$CATALOG" --detailed-exitcode' in apply_runs, "a full plan after every merge"
