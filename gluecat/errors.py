@@ -1,8 +1,9 @@
-"""The exception tree. Every error a user can cause is a GluecatError."""
+"""The exception tree (every error a user can cause is a GluecatError) and the exit codes commands end with."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from pathlib import Path
 
 
@@ -51,9 +52,45 @@ class UnreachableError(LiveStateError):
     """Glue did not answer at all (refused, unknown host, timed out): nothing more can be sent."""
 
 
+class AccessDeniedError(LiveStateError):
+    """AWS refused a call for want of an IAM permission: `action` names it (glue:GetTables)."""
+
+    def __init__(self, action: str, message: str) -> None:
+        super().__init__(message)
+        self.action = action
+
+
 class ConflictError(GluecatError):
     """A live object changed between plan and apply."""
 
 
 class PlanError(GluecatError):
     """A change the planner refuses to make."""
+
+
+# Every command exits with one of these: one table with names (the README's is made from EXIT_MEANINGS).
+class ExitCode(IntEnum):
+    OK = 0
+    ERROR = 1
+    CHANGES = 2
+    INTERRUPTED = 130
+
+
+EXIT_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "success; for `plan --detailed-exitcode`, no changes",
+    ExitCode.ERROR: (
+        "an error (bad input, AWS error, refused or failed apply), one clear message, never a traceback"
+        " (`gluecat --debug ...` shows one)"
+    ),
+    ExitCode.CHANGES: "`plan --detailed-exitcode`: changes present",
+    ExitCode.INTERRUPTED: (
+        "interrupted (Ctrl-C or SIGTERM): any command; apply and prune-versions first finish the calls in"
+        " flight and say what was done — re-run them to finish"
+    ),
+}
+
+
+def exit_code_table() -> str:
+    """The README's table of exit codes."""
+    rows = [f"| {int(code)} | {EXIT_MEANINGS[code]} |" for code in ExitCode]
+    return "\n".join(["| code | meaning |", "| --- | --- |", *rows])
