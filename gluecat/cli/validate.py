@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from gluecat.cli.output import print_json, stdout
-from gluecat.lint.rules import Finding, lint
+from gluecat.errors import ExitCode
+from gluecat.lint.rules import ENV_UNSET_RULE, SCHEMA_RULE, Finding, lint
 from gluecat.project.load import load_partial
 from gluecat.text.plain import counted
 
@@ -15,10 +16,10 @@ def findings_for(root: Path, env: str | None = None) -> tuple[list[Finding], tup
 
     Secrets (`${env.NAME}`) need not be set: validate says which were not, and checks the rest."""
     project, errors = load_partial(root, env, secrets_required=False)
-    findings = [Finding(e.position, "error", "schema", e.message) for e in errors]
+    findings = [Finding(e.position, "error", SCHEMA_RULE, e.message) for e in errors]
     if project is None:
         return findings, (0, 0)
-    findings += [Finding(e.position, "warning", "env-unset", e.message) for e in project.unset_secrets]
+    findings += [Finding(e.position, "warning", ENV_UNSET_RULE, e.message) for e in project.unset_secrets]
     findings += lint(project)
     findings.sort(key=lambda f: (str(f.position.path), f.position.line, f.position.column))
     return findings, (len(project.databases), project.table_count())
@@ -46,13 +47,13 @@ def validate(root: Path, output_format: str, env: str | None = None) -> int:
                 ],
             }
         )
-        return 1 if errors else 0
+        return ExitCode.ERROR if errors else ExitCode.OK
     for finding in findings:
         stdout.print(str(finding), markup=False)
     warnings = len(findings) - len(errors)
     if errors:
         stdout.print(f"{root}: {counted(len(errors), 'error')}, {counted(warnings, 'warning')}", markup=False)
-        return 1
+        return ExitCode.ERROR
     suffix = f", {counted(warnings, 'warning')}" if warnings else ""
     stdout.print(f"{root}: {counted(databases, 'database')}, {counted(tables, 'table')}, ok{suffix}", markup=False)
-    return 0
+    return ExitCode.OK

@@ -6,21 +6,31 @@ import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from gluecat.backends.registry import Capabilities, capabilities
 from gluecat.errors import SourcePosition
 from gluecat.kinds.registry import kind_of
-from gluecat.model import LintPolicy
-from gluecat.project.checks import NAME_RULE, S3_BUCKET_RULE, Hit, Severity, bucket_hits, is_s3, name_hit
-from gluecat.project.engine_check import RULE as ENGINE_TRINO_RULE
+from gluecat.model import CatalogConfig, LintPolicy
+from gluecat.project.checks import S3_BUCKET_RULE, S3_URI_RULE, Hit, Severity, bucket_hits, is_s3, name_hit
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.regions import region_problem
+from gluecat.project.rule_ids import RuleId, declare, declared
 from gluecat.project.yamlparse import Loc
+
+SCHEMA_RULE = declare("schema", "a file that does not parse or does not match its schema (an unknown key, a bad type)")
+ENV_UNSET_RULE = declare("env-unset", "a `${env.NAME}` value whose variable is not set (warning)")
+REGION_RULE = declare("region", "a sandbox catalog's region botocore does not know for Glue")
+BACKEND_RULE = declare(
+    "backend", "what the catalog's backend cannot hold or lacks (a metastore's partition indexes, its `metastore_uri`)"
+)
+LINT_ALLOW_RULE = declare("lint-allow", "an unknown rule id in `lint.allow`")
+DATABASE_LOCATION_RULE = declare("database-location", "a database without `location`")
 
 
 @dataclass(frozen=True)
 class Finding:
     position: SourcePosition
     severity: Severity
-    rule: str
+    rule: RuleId
     message: str
     address: str = ""  # the database or database.table it is about
 
@@ -34,8 +44,9 @@ def lint(project: Project) -> list[Finding]:
 
     findings: list[Finding] = [*_regions(project), *_backend(project), *access_findings(project)]
     sandbox = project.config.sandbox
+    nested = capabilities(project.config.backend).nested_namespaces
     for database in project.databases:
-        hits = excusing(database_rules(database), database.model.lint)
+        hits = excusing(database_rules(database, nested), database.model.lint)
         findings.extend(_finding(database.source.position(hit.loc), hit, database.name, sandbox) for hit in hits)
         for table in database.tables:
             address = f"{database.name}.{table.name}"
@@ -61,34 +72,50 @@ def _regions(project: Project) -> Iterator[Finding]:
     for loc, region in named:
         problem = region_problem(region) if isinstance(region, str) else None
         if problem:
-            yield Finding(project.source.position(loc), "error", "region", problem, "catalog")
+            yield Finding(project.source.position(loc), "error", REGION_RULE, problem, "catalog")
 
 
 def _backend(project: Project) -> Iterator[Finding]:
-    """What a Hive Metastore cannot hold, before a plan tries (`backend: hive`)."""
+    """What the catalog cannot hold, before a plan tries (`backend: hive`, `backend: iceberg-rest`)."""
     config = project.config
-    if config.backend != "hive":
-        return
-    if not config.metastore_uri:
-        message = "backend: hive needs `metastore_uri: thrift://HOST:PORT` (here or in the environment)"
-        yield Finding(project.source.position(("backend",)), "error", "backend", message, "catalog")
+    backend = capabilities(config.backend)
+    if backend.address_key and not getattr(config, backend.address_key):
+        needed = f"`{backend.address_key}: {backend.address_form}`"
+        message = f"backend: {backend.name} needs {needed} (here or in the environment)"
+        yield Finding(project.source.position(("backend",)), "error", BACKEND_RULE, message, "catalog")
     for database in project.databases:
         for table in database.tables:
-            if kind_of(table.model).reads(table.model, database, config).partition_indexes:
-                message = "a Hive Metastore has no partition indexes: remove `partition_indexes` (they are Glue's)"
-                position = table.source.position(("partition_indexes",))
-                yield Finding(position, "error", "backend", message, f"{database.name}.{table.name}")
+            yield from _held(backend, table, database, config)
+
+
+def _held(
+    backend: Capabilities, table: LoadedTable, database: LoadedDatabase, config: CatalogConfig
+) -> Iterator[Finding]:
+    address = f"{database.name}.{table.name}"
+    model = table.model
+    if not backend.holds(model.format):
+        message = (
+            f"backend: {backend.name} holds {', '.join(sorted(backend.formats))} tables only: {backend.title}"
+            f" cannot hold a `format: {model.format}` table"
+        )
+        yield Finding(table.source.position(("format",)), "error", BACKEND_RULE, message, address)
+        return
+    if not backend.partition_indexes and kind_of(model).reads(model, database, config).partition_indexes:
+        message = f"{backend.title} has no partition indexes: remove `partition_indexes` (they are Glue's)"
+        yield Finding(table.source.position(("partition_indexes",)), "error", BACKEND_RULE, message, address)
 
 
 def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
     """The hits, less the rules the file excuses (`lint: {allow: [rule]}`); unknown rules named."""
     allow = policy.allow if policy else []
     yield from (hit for hit in hits if hit.rule not in allow)
+    known = rule_ids() if allow else frozenset()
     for index, rule in enumerate(allow):
-        if rule not in RULE_IDS:
-            close = difflib.get_close_matches(rule, RULE_IDS, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"known rules: {', '.join(sorted(RULE_IDS))}"
-            yield Hit(("lint", "allow", index), "lint-allow", f"unknown lint rule '{rule}' in `lint.allow` — {hint}")
+        if rule not in known:
+            close = difflib.get_close_matches(rule, known, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"known rules: {', '.join(sorted(known))}"
+            message = f"unknown lint rule '{rule}' in `lint.allow` — {hint}"
+            yield Hit(("lint", "allow", index), LINT_ALLOW_RULE, message)
 
 
 def _finding(position: SourcePosition, hit: Hit, address: str, sandbox: bool = False) -> Finding:
@@ -97,18 +124,20 @@ def _finding(position: SourcePosition, hit: Hit, address: str, sandbox: bool = F
     return Finding(position, severity, hit.rule, hit.message, address)
 
 
-def database_rules(database: LoadedDatabase) -> Iterator[Hit]:
-    yield from name_hit(("name",), database.name, "database")
+def database_rules(database: LoadedDatabase, nested: bool = False) -> Iterator[Hit]:
+    """`nested`: the catalog nests namespaces, and `a.b` names `b` inside `a` (each part checked)."""
+    for part in database.name.split(".") if nested else [database.name]:
+        yield from name_hit(("name",), part, "database")
     location = database.model.location
     if not location:
         yield Hit(
             ("name",),
-            "database-location",
+            DATABASE_LOCATION_RULE,
             "database has no `location`: Spark's CREATE TABLE then fails with 'location is not"
             " defined for database'; add e.g. `location: s3://bucket/" + database.name + "/`",
         )
     elif not is_s3(location):
-        yield Hit(("location",), "s3-uri", f"location '{location}' must be an s3:// URI")
+        yield Hit(("location",), S3_URI_RULE, f"location '{location}' must be an s3:// URI")
     else:
         yield from bucket_hits(location)
 
@@ -118,15 +147,20 @@ def table_rules(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
         yield from rule(table, database)
 
 
-# Every rule id a finding can carry: what `lint: {allow: [...]}` may name.
-RULE_IDS = frozenset(
-    {
-        NAME_RULE, "lint-allow", "backend", "database-location", "s3-uri", S3_BUCKET_RULE, "duplicate-column",
-        "partition-key-is-column",
-        "duplicate-entry", "duplicate-partition", "partition-count", "delta-location",
-        "location-outside-database", "partition-column-unknown", "partition-keys", "partition-values",
-        "table-location", "iceberg-parameters", "projection-engines", "projection-partitions",
-        "projection-keys", "projection-template", "projection-settings", "projection-enum",
-        "projection-range", "projection-interval", "projection-format", "engine-types", ENGINE_TRINO_RULE,
-    }
-)  # fmt: skip
+def _declared_rules() -> dict[str, str]:
+    """Every rule's id and summary. The rules declare them (`gluecat.project.rule_ids`) where they
+    live; this module imports all their modules (the kinds through the registry), this one too."""
+    import gluecat.lint.lakeformation  # noqa: F401  (imported lazily by `lint`; its ids count too)
+
+    return declared()
+
+
+def rule_ids() -> frozenset[str]:
+    """Every rule id a finding can carry: what `lint: {allow: [...]}` may name."""
+    return frozenset(_declared_rules())
+
+
+def rule_table() -> str:
+    """The README's table of rule ids, made from their declarations."""
+    rows = [f"| `{rule}` | {summary} |" for rule, summary in sorted(_declared_rules().items())]
+    return "\n".join(["| rule | what it reports |", "| --- | --- |", *rows])

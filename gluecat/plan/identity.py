@@ -18,6 +18,11 @@ def catalog_binding(project: Project, connection: Connection) -> Binding:
     if config.backend == "hive":  # a saved plan for a Metastore is bound to its URI
         assert config.metastore_uri is not None
         return Binding(str(project.root.resolve()), "hive-metastore", "", redact.scrub(config.metastore_uri))
+    if config.backend == "iceberg-rest":  # bound to the REST catalog's URI and its warehouse
+        assert config.rest_uri is not None
+        return Binding(
+            str(project.root.resolve()), "iceberg-rest", config.rest_warehouse or "", redact.scrub(config.rest_uri)
+        )
     return Binding(
         root=str(project.root.resolve()),
         catalog=config.catalog_id or caller_account(connection),

@@ -15,13 +15,21 @@ from gluecat.model.table import columns_of
 from gluecat.project.engine_check import RULE as ENGINE_TRINO_RULE
 from gluecat.project.engine_check import EngineProblem
 from gluecat.project.load import LoadedDatabase, LoadedTable
+from gluecat.project.rule_ids import RuleId, declare
 from gluecat.project.s3_names import bucket_problem
 from gluecat.project.yamlparse import Loc
 
 Severity = Literal["error", "warning"]
 MAX_DUPLICATES_SHOWN = 5  # per table and rule: the first few say it all
-NAME_RULE = "name-quoting"
-S3_BUCKET_RULE = "s3-bucket"
+NAME_RULE = declare("name-quoting", "a name outside a-z, 0-9 and _ (warning): the quoting Athena and Spark need")
+S3_BUCKET_RULE = declare(
+    "s3-bucket", "a bucket name S3 makes no bucket with (an error), or only a legacy one (a warning)"
+)
+S3_URI_RULE = declare("s3-uri", "a location that is not an s3:// URI")
+DUPLICATE_ENTRY_RULE = declare("duplicate-entry", "an entry of a list (a partition key, a partition field) given twice")
+DUPLICATE_COLUMN_RULE = declare("duplicate-column", "a column declared twice")
+OUTSIDE_DATABASE_RULE = declare("location-outside-database", "a table location outside its database's (warning)")
+PARTITION_COLUMN_RULE = declare("partition-column-unknown", "a partition or sort column not among `columns`")
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,7 @@ class Hit:
     """What a rule reports: where (a YAML path in the file it checks) and what."""
 
     loc: Loc
-    rule: str
+    rule: RuleId
     message: str
     severity: Severity = "error"
 
@@ -73,7 +81,7 @@ def repeated(table: LoadedTable, field: str, entries: Sequence[Hashable], what: 
     for index, entry in enumerate(entries):
         if entry in first:
             earlier = line_of(table, (field, first[entry]))
-            yield Hit((field, index), "duplicate-entry", f"{what} repeats the one at {earlier}; remove one")
+            yield Hit((field, index), DUPLICATE_ENTRY_RULE, f"{what} repeats the one at {earlier}; remove one")
         else:
             first[entry] = index
 
@@ -106,20 +114,20 @@ def duplicate_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
         for index in indexes[:MAX_DUPLICATES_SHOWN]:
             others = ", ".join(line for i, line in zip(indexes, shown, strict=False) if i != index)
             message = f"column '{name}' is declared {len(indexes)} times (also at {others})"
-            yield Hit(("columns", index, "name"), "duplicate-column", message)
+            yield Hit(("columns", index, "name"), DUPLICATE_COLUMN_RULE, message)
 
 
 def location(table: LoadedTable, database: LoadedDatabase) -> Iterator[Hit]:
     where = table.model.location
     if where and not is_s3(where):
-        yield Hit(("location",), "s3-uri", f"location '{where}' must be an s3:// URI")
+        yield Hit(("location",), S3_URI_RULE, f"location '{where}' must be an s3:// URI")
     elif where:
         yield from bucket_hits(where)
     db_location = database.model.location
     if where and db_location and not where.startswith(db_location.rstrip("/")):
         yield Hit(
             ("location",),
-            "location-outside-database",
+            OUTSIDE_DATABASE_RULE,
             f"table location is outside its database location '{db_location}'",
             "warning",
         )

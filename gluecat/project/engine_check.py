@@ -13,9 +13,10 @@ from typing import Any
 from gluecat.convert import presto_view
 from gluecat.convert.storage import resolve_storage
 from gluecat.model import HiveTable, RegistrationTable, ViewTable
+from gluecat.project.rule_ids import declare
 from gluecat.project.yamlparse import Loc
 
-RULE = "engine-trino"
+RULE = declare("engine-trino", "what Trino refuses at the first query although Glue accepts it (warning)")
 
 
 @dataclass(frozen=True)

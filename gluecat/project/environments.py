@@ -15,7 +15,7 @@ from gluecat.project.source import SourceFile
 ENV_VARIABLE = "GLUECAT_ENV"
 CONNECTION_KEYS = (
     "region", "catalog_id", "endpoint_url", "profile", "role_arn", "external_id", "warehouse", "sandbox",
-    "backend", "metastore_uri", "metastore_version",
+    "backend", "metastore_uri", "metastore_version", "rest_uri", "rest_warehouse", "rest_auth",
 )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gluecat.errors import SourcePosition, SpecError
+from gluecat.model.rest import ENV_REFERENCE, SECRET_KEYS
 from gluecat.project.source import SourceFile
 from gluecat.project.yamlparse import Loc
 from gluecat.secrets import values as secret_values
@@ -52,6 +53,8 @@ def uninterpolated(source: SourceFile) -> list[SpecError]:
     found: list[SpecError] = []
 
     def visit(value: Any, loc: Loc) -> None:
+        if is_named_secret(loc, value):
+            return
         if isinstance(value, str) and "${" in value:
             for match in REFERENCE.finditer(value):
                 if match.group(0) != "$${":
@@ -69,6 +72,18 @@ def uninterpolated(source: SourceFile) -> list[SpecError]:
 
     visit(source.data, ())
     return found
+
+
+def is_named_secret(loc: Loc, value: Any) -> bool:
+    """A REST catalog's secret in catalog.yaml (`rest_auth: {token: ${env.NAME}}`): named there, read
+    from the environment when gluecat connects, never written in the file."""
+    return (
+        len(loc) >= 2
+        and loc[-2] == "rest_auth"
+        and loc[-1] in SECRET_KEYS
+        and isinstance(value, str)
+        and ENV_REFERENCE.fullmatch(value) is not None
+    )
 
 
 def has_reference(text: str) -> bool:

@@ -17,6 +17,7 @@ from gluecat.convert.projection import RELATIVE_DATE, TEMPLATE, is_relative_date
 from gluecat.model import HiveTable
 from gluecat.model.base import MAX_PARAMETER_KEY_BYTES, MAX_PARAMETER_VALUE_BYTES, byte_length
 from gluecat.model.projection import ProjectedKey, Projection
+from gluecat.project.rule_ids import RuleId, declare
 from gluecat.project.yamlparse import Loc
 
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
@@ -53,12 +54,25 @@ _STRFTIME_TO_JAVA = {
 _SETTING_FIELDS = {"type": "type", "range": "range", "format": "format", "interval": "interval",
                    "interval.unit": "unit", "values": "values", "digits": "digits"}  # fmt: skip
 Severity = Literal["error", "warning"]
+ENGINES_RULE = declare("projection-engines", "partition projection, which Spark and EMR ignore (warning)")
+ENUM_RULE = declare("projection-enum", "an enum projection without values or with empty ones")
+FORMAT_RULE = declare("projection-format", "a date projection's format Athena reads otherwise than meant")
+INTERVAL_RULE = declare("projection-interval", "a date format finer than a day without `interval` and `unit`")
+KEYS_RULE = declare("projection-keys", "a partition key without a projection, or a projection of no partition key")
+PARTITIONS_RULE = declare(
+    "projection-partitions", "projection with `partitions` declared too: Athena ignores those (warning)"
+)
+RANGE_RULE = declare("projection-range", "a projection range that is not [min, max] of its type")
+SETTINGS_RULE = declare(
+    "projection-settings", "a projection's settings missing, misplaced or out of range for its type"
+)
+TEMPLATE_RULE = declare("projection-template", "a location template that does not name every projected key")
 
 
 @dataclass(frozen=True)
 class Problem:
     loc: Loc
-    rule: str
+    rule: RuleId
     message: str
     severity: Severity = "error"
 
@@ -77,14 +91,14 @@ def projection_problems(table: HiveTable) -> Iterator[Problem]:
         yield from _settings(("projection", "keys", name), name, key)
     yield Problem(
         ("projection",),
-        "projection-engines",
+        ENGINES_RULE,
         "Spark and EMR ignore partition projection: they read only the partitions registered in Glue",
         "warning",
     )
     if table.partitions:
         yield Problem(
             ("partitions",),
-            "projection-partitions",
+            PARTITIONS_RULE,
             "with projection enabled Athena ignores the partitions registered in Glue; only Spark/EMR read these",
             "warning",
         )
@@ -97,7 +111,7 @@ def _coverage(table: HiveTable, keys: list[str]) -> Iterator[Problem]:
         if name not in projected:
             yield Problem(
                 ("partition_keys", index, "name"),
-                "projection-keys",
+                KEYS_RULE,
                 f"partition key '{name}' has no projection: Athena fails every query; add `projection.keys.{name}`",
             )
     for name in projected:
@@ -105,7 +119,7 @@ def _coverage(table: HiveTable, keys: list[str]) -> Iterator[Problem]:
             known = ", ".join(keys) or "none"
             yield Problem(
                 ("projection", "keys", name),
-                "projection-keys",
+                KEYS_RULE,
                 f"'{name}' is not a partition key (partition keys: {known}); remove it or add it to `partition_keys`",
             )
 
@@ -126,7 +140,7 @@ def _glue_limits(projection: Projection) -> Iterator[Problem]:
             if byte_length(key) > MAX_PARAMETER_KEY_BYTES:
                 yield Problem(
                     ("projection", "keys", name),
-                    "projection-settings",
+                    SETTINGS_RULE,
                     f"parameter key '{key[:60]}...' is {byte_length(key):,} bytes long; Glue allows at most"
                     f" {MAX_PARAMETER_KEY_BYTES}: use a shorter partition key name",
                 )
@@ -137,7 +151,7 @@ def _glue_limits(projection: Projection) -> Iterator[Problem]:
         if size > MAX_PARAMETER_VALUE_BYTES:
             yield Problem(
                 loc,
-                "projection-settings",
+                SETTINGS_RULE,
                 f"parameter {key} would be {size:,} bytes long; Glue allows at most {MAX_PARAMETER_VALUE_BYTES:,}"
                 " (an enum's values are comma-joined): use fewer values, or an injected or integer projection",
             )
@@ -150,19 +164,19 @@ def _template(template: str | None, keys: list[str]) -> Iterator[Problem]:
     if not template.startswith("s3://"):
         yield Problem(
             loc,
-            "projection-template",
+            TEMPLATE_RULE,
             f"the location template '{template[:80]}' is not an s3:// URI: Athena reads partitions only from S3",
         )
     named = _PLACEHOLDER.findall(template)
     missing = [key for key in keys if key not in named]
     if missing:
         wanted = ", ".join("${" + key + "}" for key in missing)
-        yield Problem(loc, "projection-template", f"the location template does not name {wanted}: add it")
+        yield Problem(loc, TEMPLATE_RULE, f"the location template does not name {wanted}: add it")
     for name in named:
         if name not in keys:
             yield Problem(
                 loc,
-                "projection-template",
+                TEMPLATE_RULE,
                 "the location template names ${" + name + "}, which is not a partition key: Athena leaves it"
                 " in the path as written, and finds no data there",
                 "warning",  # not a query failure, and AWS's own examples carry such placeholders
@@ -176,16 +190,14 @@ def _settings(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
         if getattr(key, field) is not None
     }
     for field in sorted(given - _SETTINGS[key.type]):
-        yield Problem(
-            (*loc, field), "projection-settings", f"{_article(key.type)} projection has no `{field}`: remove it"
-        )
+        yield Problem((*loc, field), SETTINGS_RULE, f"{_article(key.type)} projection has no `{field}`: remove it")
     for field in _REQUIRED[key.type]:
         if field not in given:
-            yield Problem((*loc, "type"), "projection-settings", f"{_article(key.type)} projection needs `{field}`")
+            yield Problem((*loc, "type"), SETTINGS_RULE, f"{_article(key.type)} projection needs `{field}`")
     for field in ("interval", "digits"):
         value = getattr(key, field)
         if field in _SETTINGS[key.type] and value is not None and value <= 0:
-            yield Problem((*loc, field), "projection-settings", f"`{field}` must be a positive integer, not {value}")
+            yield Problem((*loc, field), SETTINGS_RULE, f"`{field}` must be a positive integer, not {value}")
     if key.type == "enum" and key.values is not None:
         yield from _enum(loc, key.values)
     if key.type == "integer" and key.range is not None:
@@ -200,34 +212,30 @@ def _article(kind: str) -> str:
 
 def _enum(loc: Loc, values: list[str]) -> Iterator[Problem]:
     if not values:
-        yield Problem((*loc, "values"), "projection-enum", "an enum projection needs at least one value")
+        yield Problem((*loc, "values"), ENUM_RULE, "an enum projection needs at least one value")
     for index, value in enumerate(values):
         if not value:
-            yield Problem((*loc, "values", index), "projection-enum", "an enum value may not be empty")
+            yield Problem((*loc, "values", index), ENUM_RULE, "an enum value may not be empty")
         elif "," in value:
             yield Problem(
                 (*loc, "values", index),
-                "projection-enum",
+                ENUM_RULE,
                 f"enum value '{value}' holds a comma: Athena splits values on commas",
             )
 
 
 def _integer_range(loc: Loc, bounds: list[str]) -> Iterator[Problem]:
     if len(bounds) != 2:
-        yield Problem((*loc, "range"), "projection-range", f"`range` needs two values [min, max], not {len(bounds)}")
+        yield Problem((*loc, "range"), RANGE_RULE, f"`range` needs two values [min, max], not {len(bounds)}")
         return
     numbers = []
     for index, bound in enumerate(bounds):
         try:
             numbers.append(int(bound))
         except ValueError:
-            yield Problem(
-                (*loc, "range", index), "projection-range", f"integer range bound '{bound}' is not an integer"
-            )
+            yield Problem((*loc, "range", index), RANGE_RULE, f"integer range bound '{bound}' is not an integer")
     if len(numbers) == 2 and numbers[0] > numbers[1]:
-        yield Problem(
-            (*loc, "range"), "projection-range", f"range min {numbers[0]} is above max {numbers[1]}: swap them"
-        )
+        yield Problem((*loc, "range"), RANGE_RULE, f"range min {numbers[0]} is above max {numbers[1]}: swap them")
 
 
 def _date(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
@@ -236,7 +244,7 @@ def _date(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
     if key.format is None or key.range is None:
         return
     if len(key.range) != 2:
-        yield Problem((*loc, "range"), "projection-range", f"`range` needs two values [min, max], not {len(key.range)}")
+        yield Problem((*loc, "range"), RANGE_RULE, f"`range` needs two values [min, max], not {len(key.range)}")
         return
     pattern = strptime_pattern(key.format)
     now = datetime.now()
@@ -257,17 +265,17 @@ def _date(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
             bounds.append(None)
             yield Problem(
                 (*loc, "range", index),
-                "projection-range",
+                RANGE_RULE,
                 f"date '{bound}' does not parse with format '{key.format}': write it in that format, or NOW,"
                 " NOW-3YEARS, NOW+1MONTH ...",
             )
     low, high = bounds
     if low is not None and high is not None and low > high:
-        yield Problem((*loc, "range"), "projection-range", f"range min {key.range[0]} is after max {key.range[1]}")
+        yield Problem((*loc, "range"), RANGE_RULE, f"range min {key.range[0]} is after max {key.range[1]}")
     if finer_than_day(key.format) and (key.interval is None or key.unit is None):
         yield Problem(
             (*loc, "format"),
-            "projection-interval",
+            INTERVAL_RULE,
             f"format '{key.format}' is finer than a day: Athena needs `interval` and `unit` (e.g. interval: 1,"
             f" unit: HOURS) for '{name}'",
         )
@@ -279,7 +287,7 @@ def _format_mistakes(loc: Loc, java: str) -> Iterator[Problem]:
         suggestion = re.sub(r"%(.)", lambda m: _STRFTIME_TO_JAVA.get(m.group(1), m.group(0)), java)
         yield Problem(
             loc,
-            "projection-format",
+            FORMAT_RULE,
             f"format '{java}' is a strftime format; Athena reads a Java DateTimeFormatter pattern: write"
             f" '{suggestion}'",
         )
@@ -288,15 +296,13 @@ def _format_mistakes(loc: Loc, java: str) -> Iterator[Problem]:
     if "Y" in letters and "w" not in letters:
         yield Problem(
             loc,
-            "projection-format",
+            FORMAT_RULE,
             f"format '{java}' uses 'Y', the week-based year (31 Dec 2024 is in week-year 2025): write 'yyyy'",
         )
     if "D" in letters and "M" in letters:
-        yield Problem(
-            loc, "projection-format", f"format '{java}' uses 'D', the day of the year, with a month: write 'dd'"
-        )
+        yield Problem(loc, FORMAT_RULE, f"format '{java}' uses 'D', the day of the year, with a month: write 'dd'")
     if "m" in letters and "M" not in letters and not letters & _HOUR_LETTERS and letters & {"y", "u", "d"}:
-        yield Problem(loc, "projection-format", f"format '{java}' uses 'm', minutes, with no hour: months are 'MM'")
+        yield Problem(loc, FORMAT_RULE, f"format '{java}' uses 'm', minutes, with no hour: months are 'MM'")
 
 
 def relative_date(text: str, now: datetime) -> datetime:

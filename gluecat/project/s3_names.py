@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from gluecat.secrets import redact
+
 _CHARACTERS = re.compile(r"^[a-z0-9][a-z0-9.-]*[a-z0-9]$")
 _LEGACY_CHARACTERS = re.compile(r"^[A-Za-z0-9._-]{3,255}$")  # buckets made in us-east-1 before 2018
 _IP_ADDRESS = re.compile(r"^\d{1,3}(\.\d{1,3}){3}$")
@@ -23,12 +25,20 @@ def bucket_problem(uri: str) -> tuple[str, bool] | None:
     why = _why(bucket)
     if why is None:
         return None
+    bucket = _shown(uri, bucket)
     if _LEGACY_CHARACTERS.match(bucket):
         return (
             f"S3 makes no new bucket named '{bucket}' ({uri}): {why}; only a bucket made before 2018 can have it",
             True,
         )
     return f"no S3 bucket can be named '{bucket}' ({uri}): {why}", False
+
+
+def _shown(uri: str, bucket: str) -> str:
+    """The bucket as a message may quote it: a `user:password@` in it (a URL pasted whole) is masked
+    as the URI is, since without its scheme no rule would recognise it."""
+    scheme = uri.split("://", 1)[0]
+    return redact.scrub_known(f"{scheme}://{bucket}", whole=False).removeprefix(f"{scheme}://")
 
 
 def _why(bucket: str) -> str | None:
