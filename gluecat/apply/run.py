@@ -127,9 +127,9 @@ def _stale_partitions(catalog: Catalog, group: PartitionChanges) -> list[str]:
         return []
     now = {
         tuple(p["Values"]): fingerprint(partition_input_of(p))
-        for p in catalog.partitions_by_values(group.database, group.table, list(group.live_fingerprints))
+        for p in catalog.partitions_by_values(group.database, group.table, [v for v, _ in group.live_fingerprints])
     }
-    return [group.address(v) for v, planned in group.live_fingerprints.items() if now.get(v) != planned]
+    return [group.address(v) for v, planned in group.live_fingerprints if now.get(v) != planned]
 
 
 def apply_plan(

@@ -94,9 +94,13 @@ class PartitionWrite:
     own: dict[str, Any] | None = None  # what the partition holds beyond the table's template (partial input)
 
     @property
+    def moves(self) -> bool:
+        return self.before is not None and self.before.rstrip("/") != self.location.rstrip("/")
+
+    @property
     def change_text(self) -> str:
         """`old -> new` for a move; for a partition that stays, what changes on it."""
-        if self.before is not None and self.before.rstrip("/") != self.location.rstrip("/"):
+        if self.moves:
             return f"{self.before} -> {self.location}"
         return f"{self.location}: its own parameters or descriptor"
 
@@ -113,18 +117,37 @@ class PartitionChanges:
     creates: tuple[PartitionWrite, ...] = ()
     updates: tuple[PartitionWrite, ...] = ()
     deletes: tuple[tuple[str, ...], ...] = ()
-    # What each partition to update or delete looked like when planned: apply re-checks it.
-    live_fingerprints: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # What each partition to update or delete looked like when planned (values, digest): apply
+    # re-checks it. Pairs, not a dict keyed by values, so that masking reaches the values too.
+    live_fingerprints: tuple[tuple[tuple[str, ...], str], ...] = ()
     # partition_schema: follow — live partitions whose columns and SerDe apply sets to the table's
     follows: tuple[tuple[str, ...], ...] = ()
+    # prune off: how many live partitions the YAML does not declare (left alone), and the first few
+    left_alone: int = 0
+    left_alone_first: tuple[tuple[str, ...], ...] = ()
 
     @property
     def count(self) -> int:
         return len(self.creates) + len(self.updates) + len(self.deletes) + len(self.follows)
 
     @property
+    def findings(self) -> tuple[Finding, ...]:
+        """A partition that moves is read from its new location only, as a table that moves is."""
+        moved = [w for w in self.updates if w.moves]
+        if not moved:
+            return ()
+        first = moved[0]
+        more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
+        message = (
+            f"{len(moved):,} partition location{'s' if len(moved) > 1 else ''} move"
+            f"{'' if len(moved) > 1 else 's'} ({self.address(first.values)}: {first.before} -> {first.location}"
+            f"{more}): readers see only the files at the new location"
+        )
+        return (Finding("location-change", Impact.BREAKING, message),)
+
+    @property
     def impact(self) -> Impact:
-        return Impact.DESTRUCTIVE if self.deletes else Impact.SAFE
+        return worst((impact_of(self.findings), Impact.DESTRUCTIVE if self.deletes else Impact.SAFE))
 
     def address(self, values: tuple[str, ...]) -> str:
         inner = ",".join(f"{k}={v}" for k, v in zip(self.keys, values, strict=True))

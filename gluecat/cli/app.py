@@ -7,16 +7,19 @@ import traceback
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from gluecat.cli import output
 from gluecat.cli.interrupt import sigterm_interrupts
 from gluecat.cli.usage import DEBUG, HELP_OPTIONS, GluecatGroup
-from gluecat.errors import GluecatError, Interrupted
+from gluecat.errors import ExitCode, GluecatError, Interrupted
 from gluecat.project import gcpause
 from gluecat.text.plain import strip_ansi
+
+if TYPE_CHECKING:
+    from gluecat.project.targets import Targets
 
 app = typer.Typer(
     name="gluecat",
@@ -49,7 +52,7 @@ def _print_version(value: bool) -> None:
         from gluecat import __version__
 
         typer.echo(f"gluecat {__version__}")
-        raise typer.Exit(0)
+        raise typer.Exit(ExitCode.OK)
 
 
 @app.callback()
@@ -77,14 +80,14 @@ def _run(command: Callable[[], int]) -> None:
     except GluecatError as exc:
         _debug_traceback()
         output.error(strip_ansi(str(exc)))
-        raise typer.Exit(1) from None
+        raise typer.Exit(ExitCode.ERROR) from None
     except KeyboardInterrupt as exc:
         output.error(f"interrupted: {exc}" if isinstance(exc, Interrupted) else "interrupted")
-        raise typer.Exit(130) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     except Exception as exc:
         _debug_traceback()
         output.error(strip_ansi(_explain(exc)))
-        raise typer.Exit(1) from None
+        raise typer.Exit(ExitCode.ERROR) from None
     raise typer.Exit(code)
 
 
@@ -128,6 +131,29 @@ TargetOption = Annotated[
     list[str] | None,
     typer.Option("--target", help="Limit to a database (sales) or a table (sales.orders); repeatable"),
 ]
+ChangedSinceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--changed-since",
+        metavar="REF",
+        help="Plan only what the YAML changed since this git ref (e.g. origin/main); nothing else is read",
+    ),
+]
+
+
+def _targets(path: Path, target: list[str] | None, changed_since: str | None) -> Targets:
+    from gluecat.project.targets import Targets
+
+    if changed_since is None:
+        return Targets.parse(target)
+    if target:
+        raise GluecatError("--target and --changed-since each choose what to plan: give one of them")
+    if path.is_file():
+        raise GluecatError(f"{path} is a saved plan: it applies as it was planned, without --changed-since")
+    from gluecat.project.changed import changed_since as changed
+    from gluecat.project.root import project_root
+
+    return changed(project_root(path), changed_since)
 
 
 @app.command()
@@ -144,15 +170,18 @@ def plan(
         typer.Option("--fail-on", help="Exit 1 after printing when a change reaches this impact (CI gate)"),
     ] = None,
     env: EnvOption = None,
+    changed_since: ChangedSinceOption = None,
 ) -> None:
     """Diff the YAML against the live catalog and print what apply would change."""
     from gluecat.cli.planning import plan_command
-    from gluecat.project.targets import Targets
 
     gate = fail_on.value if fail_on else None
     run(
-        lambda: plan_command(catalog_dir, output_format.value, out, detailed_exitcode, Targets.parse(target), gate, env)
-    )
+        lambda: plan_command(
+            catalog_dir, output_format.value, out, detailed_exitcode, _targets(catalog_dir, target, changed_since),
+            gate, env,
+        )
+    )  # fmt: skip
 
 
 @app.command()
@@ -169,13 +198,17 @@ def apply(
     allow_revoke: Annotated[
         bool, typer.Option("--allow-revoke", help="Permit revoking Lake Formation grants or removing LF-tags")
     ] = False,
+    changed_since: ChangedSinceOption = None,
 ) -> None:
     """Carry out a fresh plan (asks first unless --auto-approve), or exactly a saved one."""
     from gluecat.cli.planning import apply_command
-    from gluecat.project.targets import Targets
 
-    targets = Targets.parse(target)
-    run(lambda: apply_command(catalog_dir_or_plan, auto_approve, allow_destroy, targets, env, allow_revoke))
+    run(
+        lambda: apply_command(
+            catalog_dir_or_plan, auto_approve, allow_destroy, _targets(catalog_dir_or_plan, target, changed_since),
+            env, allow_revoke,
+        )
+    )  # fmt: skip
 
 
 class SparkFormat(StrEnum):
@@ -240,6 +273,28 @@ def import_(
     run(lambda: import_command(catalog_dir, selection, force, env, dry_run))
 
 
+class PolicyCommand(StrEnum):
+    plan = "plan"
+    apply = "apply"
+    import_ = "import"
+
+
+@app.command("iam-policy")
+def iam_policy(
+    catalog_dir: CatalogDir = Path("."),
+    command: Annotated[
+        list[PolicyCommand] | None,
+        typer.Option("--command", help="Only what this command needs: plan, apply or import; repeatable"),
+    ] = None,
+    env: EnvOption = None,
+) -> None:
+    """Print the IAM policy (JSON) the project's plan, apply and import need, scoped to its catalog."""
+    from gluecat.cli.iam_policy import iam_policy_command
+
+    chosen = tuple(c.value for c in command or ())
+    run(lambda: iam_policy_command(catalog_dir, chosen, env))  # type: ignore[arg-type]
+
+
 @app.command()
 def environments(
     root: Annotated[Path, typer.Argument(help="A catalog project, or a directory of them")] = Path("catalogs"),
@@ -249,6 +304,33 @@ def environments(
     from gluecat.cli.environments import environments_command
 
     run(lambda: environments_command(root, as_json))
+
+
+class DocsFormat(StrEnum):
+    html = "html"
+    json = "json"
+
+
+@app.command()
+def docs(
+    catalog_dir: CatalogDir = Path("."),
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="html: the site's folder (default: site); json: a file (default: stdout)"),
+    ] = None,
+    output_format: Annotated[
+        DocsFormat, typer.Option("--format", help="html (a static site) or json")
+    ] = DocsFormat.html,
+    live: Annotated[
+        bool,
+        typer.Option("--live", help="Add what the live catalog knows: partition counts, versions, undeclared objects"),
+    ] = False,
+    env: EnvOption = None,
+) -> None:
+    """Write the catalog as a static site (tables, columns, partitions, access, view lineage, search)."""
+    from gluecat.cli.docs import docs_command
+
+    run(lambda: docs_command(catalog_dir, out, output_format.value, live, env))
 
 
 from gluecat.cli import history as _history  # noqa: E402, F401  (its module registers history, rollback, prune-versions)

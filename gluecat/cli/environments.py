@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from gluecat.cli.output import error, stdout
+from gluecat.errors import ExitCode
 from gluecat.project.environments import matrix
 
 
@@ -18,8 +19,8 @@ def environments_command(root: Path, as_json: bool) -> int:
         # One line, so that a workflow step can write it to $GITHUB_OUTPUT as it is. A catalog that
         # does not load is still listed (exit 0): its plan job fails, and the pull request says why.
         sys.stdout.write(json.dumps({"include": rows}) + "\n")
-        return 0
+        return ExitCode.OK
     for row in rows:
         where = f"{row['catalog']} --env {row['env']}" if row["env"] else row["catalog"]
         stdout.print(where, markup=False)
-    return 1 if errors else 0
+    return ExitCode.ERROR if errors else ExitCode.OK

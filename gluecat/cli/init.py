@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gluecat.cli.app import app, run
+from gluecat.errors import ExitCode
 
 
 @app.command()
@@ -37,4 +38,4 @@ def init_command(directory: Path) -> int:
         ' commit\'s requirements-ci.txt beside it (README: "Running gluecat in CI").',
         markup=False,
     )
-    return 0
+    return ExitCode.OK

@@ -14,9 +14,9 @@ from gluecat.apply.run import ApplyResult, Failure, apply_plan, refuse_destructi
 from gluecat.backends.connect import Connection, connect
 from gluecat.changes.model import Plan
 from gluecat.cli import progress
-from gluecat.cli.interrupt import EXIT_INTERRUPTED, stop_on_signals
+from gluecat.cli.interrupt import stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.errors import GluecatError
+from gluecat.errors import ExitCode, GluecatError
 from gluecat.lint.rules import Finding
 from gluecat.plan import saved, serialize
 from gluecat.plan.gate import gate_refusal
@@ -30,10 +30,8 @@ from gluecat.secrets import redact
 from gluecat.secrets.values import restore_data
 from gluecat.text.plain import counted, counted_phrase
 
-EXIT_CHANGES = 2
 
-
-def _warn(finding: Finding) -> None:
+def warn_finding(finding: Finding) -> None:
     stderr.print(redact.scrub(str(finding)), markup=False, style="yellow")
 
 
@@ -42,12 +40,12 @@ def _plan_live(project: Project, connection: Connection, targets: Targets) -> Pl
         return make_plan(project, connection, targets, update)
 
 
-def render(plan: Plan, output_format: str, destroy_allowed: bool = False) -> None:
+def render(plan: Plan, output_format: str, destroy_allowed: bool = False, docs_url: str | None = None) -> None:
     shown = serialize.masked(serialize.without_env_secrets(plan))
     if output_format == "json":
         print_json(serialize.to_json(shown))
     elif output_format == "markdown":
-        sys.stdout.write(markdown.render(shown))
+        sys.stdout.write(markdown.render(shown, docs_url=docs_url))
     else:
         human.render(shown, stdout, destroy_allowed)
 
@@ -63,7 +61,7 @@ def plan_command(
 ) -> int:
     if out:
         saved.check_destination(out)  # before minutes of reading, not after
-    project = load_checked(root, _warn, env, targets)
+    project = load_checked(root, warn_finding, env, targets)
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
@@ -71,12 +69,12 @@ def plan_command(
             stderr.print(
                 f"Saved the plan to {out}; apply it with `gluecat apply {shlex.quote(str(out))}`.", markup=False
             )
-    render(plan, output_format)
+    render(plan, output_format, docs_url=project.config.docs_url)
     refusal = gate_refusal(plan, fail_on or project.config.policy.fail_on, project.config.readers)
     if refusal:
         stderr.print(refusal, markup=False, style="red")
-        return 1
-    return EXIT_CHANGES if detailed_exitcode and plan.has_changes else 0
+        return ExitCode.ERROR
+    return ExitCode.CHANGES if detailed_exitcode and plan.has_changes else ExitCode.OK
 
 
 def apply_command(
@@ -90,20 +88,20 @@ def apply_command(
     path = project_root(path)  # before asking anything: a mistyped directory is one line
     if not auto_approve:
         _require_terminal()  # before reading the whole live catalog, not after
-    project = load_checked(path, _warn, env, targets)
+    project = load_checked(path, warn_finding, env, targets)
     with ExitStack() as until_closed, connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         render(plan, "human", allow_destroy)
         if not plan.has_changes:
-            return 0
+            return ExitCode.OK
         refuse_destruction(plan, allow_destroy)
         refuse_revocation(plan, allow_revoke)
         if not auto_approve and not _confirmed():
             stdout.print("Apply cancelled; nothing was changed.")
-            return 1
+            return ExitCode.ERROR
         # Someone may have changed what we planned while we waited for "yes": never overwrite it.
         verify_unchanged(connection, plan, creates=False)
-        return _report(_execute(connection, plan, until_closed))
+        return report_apply(execute_plan(connection, plan, until_closed))
 
 
 def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
@@ -129,7 +127,7 @@ def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targ
     with ExitStack() as until_closed, connect(project) as connection:
         saved.check_binding(path, binding, catalog_binding(project, connection))
         verify_unchanged(connection, plan)
-        return _report(_execute(connection, plan, until_closed))
+        return report_apply(execute_plan(connection, plan, until_closed))
 
 
 def _require_terminal() -> None:
@@ -142,7 +140,7 @@ def _confirmed() -> bool:
     return typer.confirm("Apply these changes?", default=False)
 
 
-def _execute(connection: Connection, plan: Plan, until_closed: ExitStack | None = None) -> ApplyResult:
+def execute_plan(connection: Connection, plan: Plan, until_closed: ExitStack | None = None) -> ApplyResult:
     """Apply with SIGINT/SIGTERM turned into a stop; the handlers stay until `until_closed` ends
     (callers end it after the connection closes: a signal that lands once the work is done must
     not kill the report or the sandbox's save half-way), else until the work ends."""
@@ -169,21 +167,21 @@ def failure_lines(failures: list[Failure]) -> list[str]:
     return lines
 
 
-def _report(result: ApplyResult) -> int:
+def report_apply(result: ApplyResult) -> int:
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     for line in failure_lines(result.failures):
         stderr.print(redact.scrub(line), markup=False, style="red")
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     if result.unreachable:
         stdout.print(f"Stopped: Glue stopped answering ({done}); re-run apply once it answers.", markup=False)
-        return 1
+        return ExitCode.ERROR
     if result.ok:
         stdout.print(f"Apply complete: {done}.", markup=False)
-        return 0
+        return ExitCode.OK
     stdout.print(
         f"Apply finished with {counted(len(result.failures), 'failure')} ({done}). Re-run apply to converge.",
         markup=False,
     )
-    return 1
+    return ExitCode.ERROR

@@ -13,6 +13,7 @@ import typer
 
 from gluecat.cli.app import CatalogDir, EnvOption, app, run
 from gluecat.cli.usage import DEBUG_OPTION, HELP_OPTIONS, VERSION_OPTION, GluecatGroup
+from gluecat.errors import ExitCode
 
 SERVE = "serve"
 
@@ -107,10 +108,10 @@ def status_command(given: Path, output_format: str, env: str | None = None) -> i
     found = read_status(root, region)
     if output_format == "json":
         print_json(found.as_json())
-        return 0
+        return ExitCode.OK
     for line in _status_lines(found, region):
         stdout.print(line, markup=False)
-    return 0
+    return ExitCode.OK
 
 
 def _status_lines(found: Any, region: str) -> list[str]:
@@ -159,13 +160,13 @@ def reset_command(given: Path, yes: bool, env: str | None = None) -> int:
         raise LiveStateError(f"the sandbox is {found.running.describe()}: stop it, then reset")
     if not found.saved and not found.state.exists():
         stdout.print(f"The sandbox of {given} holds nothing: nothing to reset.", markup=False)
-        return 0
+        return ExitCode.OK
     if not yes:
         if not sys.stdin.isatty():
             raise GluecatError("reset asks for confirmation, and there is no terminal: pass --yes")
         if not typer.confirm(f"Delete everything the sandbox of {given} holds ({found.state})?", default=False):
             stdout.print("Reset cancelled; nothing was changed.", markup=False)
-            return 1
+            return ExitCode.ERROR
     reset_state(root)
     tables = sum(database.tables for database in found.databases)
     held = f"{counted(len(found.databases), 'database')}, {counted(tables, 'table')}"
@@ -173,4 +174,4 @@ def reset_command(given: Path, yes: bool, env: str | None = None) -> int:
         f"Reset the sandbox of {given}: deleted {found.state} ({held}, {counted(len(found.buckets), 'bucket')}).",
         markup=False,
     )
-    return 0
+    return ExitCode.OK

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import FrameType
 
 from gluecat.cli.output import stderr
+from gluecat.errors import ExitCode
 from gluecat.project.load import load_project
 from gluecat.sandbox.lock import serving_now
 from gluecat.sandbox.state import serving_sandbox
@@ -37,7 +38,7 @@ def spark_conf_command(
         shown = project_ddl(project) if show_secrets else project_ddl(project, shown=masker)
         sys.stdout.write("\n".join(shown) + "\n")
         _warn_masked(masker)
-        return 0
+        return ExitCode.OK
     if project.config.sandbox and endpoint is None:
         served = serving_now(project.root)
         if served is not None:  # `gluecat sandbox --port N`: Spark must reach that port, not the default
@@ -52,7 +53,7 @@ def spark_conf_command(
     settings = spark_settings(project, spark_version, endpoint, packages)
     sys.stdout.write(RENDERERS[output_format](settings if show_secrets else masker.settings(settings)))
     _warn_masked(masker)
-    return 0
+    return ExitCode.OK
 
 
 def _warn_masked(masker: SecretMasker) -> None:
@@ -80,4 +81,4 @@ def sandbox_command(root: Path, port: int, env: str | None = None) -> int:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
-    return 0
+    return ExitCode.OK

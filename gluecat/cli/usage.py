@@ -15,6 +15,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from gluecat.errors import ExitCode
+
 try:  # newer typer releases carry their own copy of click
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer runs on click itself
@@ -72,14 +74,14 @@ class GluecatGroup(TyperGroup):
             result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click_errors.NoArgsIsHelpError as exc:  # the group's help, as the message
             exc.show()
-            return 1
+            return ExitCode.ERROR
         except click_errors.UsageError as exc:
             output.error(_usage_line(exc))
-            return 1
+            return ExitCode.ERROR
         except click_errors.ClickException as exc:
             output.error(exc.format_message())
-            return 1
+            return ExitCode.ERROR
         except typer.Abort:
             output.error("aborted")
-            return 1
-        return result if isinstance(result, int) else 0
+            return ExitCode.ERROR
+        return result if isinstance(result, int) else ExitCode.OK
