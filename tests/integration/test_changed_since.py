@@ -119,3 +119,18 @@ def test_an_unknown_ref_or_no_repository_is_one_line(project: Path, tmp_path: Pa
     assert outside.exit_code == 1 and "git repository" in outside.output and outside.output.count("\n") == 1
     both = gluecat("plan", str(project), "--changed-since", "main", "--target", "sales")
     assert both.exit_code == 1 and "give one of them" in both.output
+
+
+def test_a_saved_plan_of_the_change_applies_it_and_only_it(project: Path, tmp_path: Path, server: LocalGlue) -> None:
+    (project / "sales/tables/t03.yaml").write_text(TABLE + "description: changed\n")
+    saved = tmp_path / "pr.json"
+    assert gluecat("plan", str(project), "--changed-since", "main", "--out", str(saved)).exit_code == 0
+    (project / "web/tables/t01.yaml").write_text(TABLE + "description: after the plan\n")  # not in the saved plan
+    server.reset_counts()
+    applied = gluecat("apply", str(saved))
+    assert applied.exit_code == 0, applied.output
+    assert server.calls()["GetTables"] == 0
+    left = _plan(project)
+    assert [c["address"] for c in left["changes"]] == ["web.t01"]  # type: ignore[index]
+    refused = gluecat("apply", str(saved), "--changed-since", "main")
+    assert refused.exit_code == 1 and "saved plan" in refused.output
