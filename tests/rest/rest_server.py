@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import time
 import urllib.error
@@ -23,7 +22,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from tests.engines.trino_server import CACHE, EngineUnavailable
-from tests.metastores.hms_server import _free_port, _java, _preparing
+from tests.metastores.hms_server import java_command, preparing
+from tests.processes import free_port, stop_group
 
 ICEBERG = "1.10.0"
 JETTY = "11.0.25"  # the fixture is compiled against Jetty 11
@@ -85,7 +85,7 @@ def server_jars() -> Path:
     """The folder of the server's jars, fetched from Maven Central on first use."""
     home = CACHE / f"iceberg-rest-server-{ICEBERG}"
     if not (home / "complete").is_file():
-        with _preparing(home.name):
+        with preparing(home.name):
             if not (home / "complete").is_file():
                 _fetch(home)
     return home / "lib"
@@ -157,8 +157,8 @@ class RestCatalogServer:
 
     def start(self) -> RestCatalogServer:
         jars = server_jars()
-        self.port = _free_port()
-        command = [_java(), HEAP, "-cp", f"{jars}/*", MAIN]
+        self.port = free_port()
+        command = [java_command(), HEAP, "-cp", f"{jars}/*", MAIN]
         started = time.monotonic()
         with self.log.open("wb") as log:
             self._process = subprocess.Popen(
@@ -194,14 +194,7 @@ class RestCatalogServer:
         )
 
     def stop(self) -> None:
-        if self._process is None or self._process.poll() is not None:
-            return
-        os.killpg(self._process.pid, signal.SIGTERM)
-        try:
-            self._process.wait(timeout=STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            os.killpg(self._process.pid, signal.SIGKILL)
-            self._process.wait()
+        stop_group(self._process, STOP_SECONDS)
 
 
 @contextmanager

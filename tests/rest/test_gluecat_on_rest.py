@@ -9,7 +9,7 @@ from pathlib import Path
 from pyiceberg.catalog.rest import RestCatalog
 
 from tests.integration.helpers import gluecat, write_project
-from tests.rest.conftest import RestS3
+from tests.metastores.fixtures import LocalS3
 from tests.rest.rest_server import RestCatalogServer
 
 EVENTS = """\
@@ -36,11 +36,11 @@ columns:
 """
 
 
-def _catalog_yaml(server: RestCatalogServer, s3: RestS3, extra: str = "") -> str:
+def _catalog_yaml(server: RestCatalogServer, s3: LocalS3, extra: str = "") -> str:
     return f"backend: iceberg-rest\nrest_uri: {server.uri}\nwarehouse: s3://{s3.bucket}/gluecat/\n{extra}"
 
 
-def _project(root: Path, server: RestCatalogServer, s3: RestS3, ns: str, extra: str = "") -> Path:
+def _project(root: Path, server: RestCatalogServer, s3: LocalS3, ns: str, extra: str = "") -> Path:
     files = {
         f"{ns}/database.yaml": f"description: Analytics\nlocation: s3://{s3.bucket}/{ns}/\n",
         f"{ns}/tables/events.yaml": EVENTS,
@@ -50,7 +50,7 @@ def _project(root: Path, server: RestCatalogServer, s3: RestS3, ns: str, extra: 
     return write_project(root, s3.endpoint, files, _catalog_yaml(server, s3, extra))
 
 
-def _client(server: RestCatalogServer, s3: RestS3) -> RestCatalog:
+def _client(server: RestCatalogServer, s3: LocalS3) -> RestCatalog:
     return RestCatalog(
         "check", uri=server.uri,
         **{"s3.endpoint": s3.endpoint, "s3.access-key-id": s3.access_key,
@@ -59,7 +59,7 @@ def _client(server: RestCatalogServer, s3: RestS3) -> RestCatalog:
 
 
 def test_apply_holds_the_declared_tables_and_replans_clean(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
 ) -> None:
     root = _project(tmp_path / "p", rest_catalog, rest_s3, "analytics")
 
@@ -94,7 +94,7 @@ def test_apply_holds_the_declared_tables_and_replans_clean(
 
 
 def test_evolution_commits_with_requirements_and_replans_clean(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
 ) -> None:
     root = _project(tmp_path / "p", rest_catalog, rest_s3, "evolving")
     assert gluecat("apply", "--auto-approve", str(root)).exit_code == 0
@@ -119,7 +119,7 @@ def test_evolution_commits_with_requirements_and_replans_clean(
 
 
 def test_import_writes_the_shapes_it_reads_and_replans_clean(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
 ) -> None:
     source = _project(tmp_path / "source", rest_catalog, rest_s3, "imported")
     assert gluecat("apply", "--auto-approve", str(source)).exit_code == 0
@@ -137,7 +137,7 @@ def test_import_writes_the_shapes_it_reads_and_replans_clean(
 
 
 def test_a_hive_table_in_a_rest_project_is_refused_at_its_line(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
 ) -> None:
     root = _project(tmp_path / "p", rest_catalog, rest_s3, "refused")
     (root / "refused" / "tables" / "clicks.yaml").write_text(
@@ -151,10 +151,10 @@ def test_a_hive_table_in_a_rest_project_is_refused_at_its_line(
     assert "refused" not in [ns[0] for ns in _client(rest_catalog, rest_s3).list_namespaces()]
 
 
-def test_an_unreachable_rest_uri_is_one_line_naming_it(tmp_path: Path, rest_s3: RestS3) -> None:
-    from tests.metastores.hms_server import _free_port
+def test_an_unreachable_rest_uri_is_one_line_naming_it(tmp_path: Path, rest_s3: LocalS3) -> None:
+    from tests.processes import free_port
 
-    uri = f"http://127.0.0.1:{_free_port()}"
+    uri = f"http://127.0.0.1:{free_port()}"
     root = write_project(tmp_path / "p", rest_s3.endpoint, {"db/database.yaml": "location: s3://lake/db/\n"},
                          f"backend: iceberg-rest\nrest_uri: {uri}\n")  # fmt: skip
 
@@ -166,7 +166,7 @@ def test_an_unreachable_rest_uri_is_one_line_naming_it(tmp_path: Path, rest_s3: 
 
 
 def test_what_is_not_built_for_rest_is_refused_in_one_line(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
 ) -> None:
     root = _project(tmp_path / "p", rest_catalog, rest_s3, "refusals")
     assert gluecat("apply", "--auto-approve", str(root)).exit_code == 0

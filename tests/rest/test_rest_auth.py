@@ -9,20 +9,20 @@ from pathlib import Path
 import pytest
 
 from tests.integration.helpers import gluecat, write_project
+from tests.metastores.fixtures import ACCESS_KEY, SECRET_KEY, LocalS3
 from tests.rest.auth_proxy import Expected, auth_proxy
-from tests.rest.conftest import ACCESS_KEY, SECRET_KEY, RestS3
 from tests.rest.rest_server import RestCatalogServer
 
 TABLE = "format: iceberg\ncolumns:\n  - {name: id, type: bigint}\n"
 
 
-def _project(root: Path, s3: RestS3, uri: str, ns: str, auth: str) -> Path:
+def _project(root: Path, s3: LocalS3, uri: str, ns: str, auth: str) -> Path:
     files = {f"{ns}/database.yaml": f"location: s3://{s3.bucket}/{ns}/\n", f"{ns}/tables/t.yaml": TABLE}
     return write_project(root, s3.endpoint, files, f"backend: iceberg-rest\nrest_uri: {uri}\nrest_auth: {auth}\n")
 
 
 def test_oauth2_client_credentials_reach_the_catalog(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("REST_SECRET", "s3cret-value")
     expected = Expected("oauth2", client_id="gluecat", client_secret="s3cret-value")
@@ -38,7 +38,7 @@ def test_oauth2_client_credentials_reach_the_catalog(
 
 
 def test_a_401_from_the_token_endpoint_is_one_line_and_writes_nothing(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("REST_SECRET", "wrong-secret")
     expected = Expected("oauth2", client_id="gluecat", client_secret="s3cret-value")
@@ -53,7 +53,7 @@ def test_a_401_from_the_token_endpoint_is_one_line_and_writes_nothing(
 
 
 def test_a_bearer_token_from_the_environment(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("REST_TOKEN", "bearer-value")
     with auth_proxy(rest_catalog.uri, Expected("bearer", token="bearer-value")) as (uri, seen):
@@ -65,7 +65,7 @@ def test_a_bearer_token_from_the_environment(
 
 @pytest.mark.parametrize(("signing_name", "accepted"), [("glue", True), ("s3tables", False)])
 def test_sigv4_signed_for_its_signing_name(
-    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: RestS3, signing_name: str, accepted: bool
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3, signing_name: str, accepted: bool
 ) -> None:
     expected = Expected("sigv4", signing_name="glue", access_key=ACCESS_KEY, secret_key=SECRET_KEY)
     with auth_proxy(rest_catalog.uri, expected) as (uri, seen):
@@ -83,7 +83,7 @@ def test_sigv4_signed_for_its_signing_name(
         assert all(line.startswith("403") for line in seen), seen
 
 
-def test_a_secret_written_in_catalog_yaml_is_refused_at_its_line(tmp_path: Path, rest_s3: RestS3) -> None:
+def test_a_secret_written_in_catalog_yaml_is_refused_at_its_line(tmp_path: Path, rest_s3: LocalS3) -> None:
     root = _project(tmp_path / "p", rest_s3, "http://127.0.0.1:1", "literal", "{type: bearer, token: abcdef}")
 
     validated = gluecat("validate", str(root))

@@ -9,11 +9,11 @@ from pyiceberg.exceptions import CommitFailedException
 from pyiceberg.schema import Schema
 from pyiceberg.types import LongType, NestedField, StringType
 
-from tests.rest.conftest import RestS3
+from tests.metastores.fixtures import LocalS3
 from tests.rest.rest_server import RestCatalogServer
 
 
-def _client(server: RestCatalogServer, s3: RestS3) -> RestCatalog:
+def _client(server: RestCatalogServer, s3: LocalS3) -> RestCatalog:
     return RestCatalog(
         "test", uri=server.uri,
         **{"s3.endpoint": s3.endpoint, "s3.access-key-id": s3.access_key,
@@ -21,7 +21,7 @@ def _client(server: RestCatalogServer, s3: RestS3) -> RestCatalog:
     )  # fmt: skip
 
 
-def test_nested_namespaces_and_a_table_on_the_local_s3(rest_catalog: RestCatalogServer, rest_s3: RestS3) -> None:
+def test_nested_namespaces_and_a_table_on_the_local_s3(rest_catalog: RestCatalogServer, rest_s3: LocalS3) -> None:
     catalog = _client(rest_catalog, rest_s3)
     catalog.create_namespace(("srv_outer",))
     catalog.create_namespace(("srv_outer", "inner"))
@@ -33,7 +33,7 @@ def test_nested_namespaces_and_a_table_on_the_local_s3(rest_catalog: RestCatalog
     assert rest_s3.client.head_object(Bucket=rest_s3.bucket, Key=key)["ContentLength"] > 0
 
 
-def test_a_stale_commit_is_refused(rest_catalog: RestCatalogServer, rest_s3: RestS3) -> None:
+def test_a_stale_commit_is_refused(rest_catalog: RestCatalogServer, rest_s3: LocalS3) -> None:
     catalog = _client(rest_catalog, rest_s3)
     catalog.create_namespace(("srv_stale",))
     first = catalog.create_table(("srv_stale", "t"), Schema(NestedField(1, "id", LongType(), required=False)))
