@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pyiceberg import __version__ as pyiceberg_version
 from pyiceberg.catalog import Catalog
 from pyiceberg.catalog.glue import GlueCatalog
 from pyiceberg.exceptions import CommitFailedException, NoSuchTableError
 from pyiceberg.io import load_file_io
 from pyiceberg.serializers import FromInputFile
 from pyiceberg.table import Table, Transaction
-from pyiceberg.table.metadata import TableMetadata
+from pyiceberg.table.metadata import SUPPORTED_TABLE_FORMAT_VERSION, TableMetadata
 from pyiceberg.table.sorting import NullOrder
 from pyiceberg.transforms import parse_transform
 
@@ -23,7 +24,7 @@ from gluecat.backends import aws
 from gluecat.backends.aws import Session, iceberg_s3_timeouts
 from gluecat.backends.glue import static_credentials
 from gluecat.backends.iceberg_files import latest_metadata
-from gluecat.backends.iceberg_meta import Op, fingerprint
+from gluecat.backends.iceberg_meta import FORMAT_VERSION, Op, fingerprint
 from gluecat.backends.iceberg_types import schema_of, to_iceberg
 from gluecat.errors import ConflictError, LiveStateError
 from gluecat.model import IcebergColumn
@@ -122,6 +123,12 @@ class IcebergTables:
                 f"{database}.{name}: {desired['location']} already holds an Iceberg table ({found}); gluecat"
                 " never creates a new table over it. Run plan again: it registers the existing one"
             )
+        version = str(desired["properties"].get(FORMAT_VERSION, "")).strip()
+        if version.isdigit() and int(version) > SUPPORTED_TABLE_FORMAT_VERSION:
+            raise LiveStateError(
+                f"{database}.{name}: pyiceberg {pyiceberg_version} cannot create a table at format-version {version}:"
+                f" it writes tables up to format-version {SUPPORTED_TABLE_FORMAT_VERSION}; nothing was created"
+            )
         columns = [IcebergColumn.model_validate(c) for c in desired["columns"]]
         try:
             transaction = self.catalog.create_table_transaction(
@@ -147,6 +154,9 @@ class IcebergTables:
 
     def update(self, database: str, name: str, ops: list[Op], expected: str | None) -> None:
         """One Iceberg transaction on the current metadata, if its schema/spec/properties are as planned."""
+        beyond = _unwritable_version(ops)
+        if beyond:
+            raise LiveStateError(f"{database}.{name}: {beyond}; nothing was changed")
         try:
             table = self._load(database, name)
         except Exception as exc:  # Glue or S3 failing under pyiceberg's read
@@ -165,6 +175,17 @@ class IcebergTables:
 
     def _load(self, database: str, name: str) -> Table:
         return self.catalog.load_table(self.identifier(database, name))
+
+
+def _unwritable_version(ops: list[Op]) -> str | None:
+    """Why the pyiceberg gluecat runs cannot make the upgrade the ops ask for; None when it can."""
+    wanted = max((int(op["version"]) for op in ops if op["op"] == "upgrade_format_version"), default=None)
+    if wanted is None or wanted <= SUPPORTED_TABLE_FORMAT_VERSION:
+        return None
+    return (
+        f"pyiceberg {pyiceberg_version} cannot upgrade a table to format-version {wanted}: it upgrades tables up"
+        f" to format-version {SUPPORTED_TABLE_FORMAT_VERSION}"
+    )
 
 
 def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:

@@ -30,6 +30,9 @@ TRANSFORM_RULE = declare(
 PROPERTY_RULE = declare(
     "iceberg-property", "an Iceberg table property of the wrong type, or an unknown `format-version`"
 )
+FORMAT_V3_RULE = declare(
+    "iceberg-format-v3", "a table upgraded to or created at `format-version` 3, which Athena cannot read (plan)"
+)
 RENAME_RULE = declare(
     "iceberg-rename", "a `renamed_from` or `renamed_fields` naming its own or a declared name, or no struct field"
 )
@@ -164,6 +167,7 @@ def iceberg_change(
 ) -> Change | None:
     from gluecat.backends.iceberg_meta import fingerprint as iceberg_fingerprint
     from gluecat.kinds.iceberg.diff import creation_ops, desired_properties, diff_iceberg
+    from gluecat.kinds.iceberg.format_version import created_findings, upgrade_waits
     from gluecat.kinds.iceberg.impact import column_findings
 
     assert model.name is not None
@@ -173,14 +177,15 @@ def iceberg_change(
         if location is None:
             refusals.append(f"{address}: no location: set `location`, the catalog's `warehouse` or the database's")
             return None
+        properties = {k: v for k, v in desired_properties(model).items() if v is not None}
         desired = {
             "location": location,
             "columns": [c.model_dump() for c in model.columns],
-            "properties": {k: v for k, v in desired_properties(model).items() if v is not None},
+            "properties": properties,
             "ops": creation_ops(model),
         }
         return Change(address, "table", Action.CREATE, database.name, model.name, desired,
-                      live_version=ABSENT, format="iceberg")  # fmt: skip
+                      live_version=ABSENT, format="iceberg", findings=created_findings(properties))  # fmt: skip
     if metadata is None:
         refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
         return None
@@ -191,12 +196,30 @@ def iceberg_change(
         refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
     result = diff_iceberg(model, metadata)
     refusals.extend(f"{address}: {reason}" for reason in result.refusals)
+    if not result.ops and result.upgrade is not None:  # a one-way door: planned alone, never beside others
+        return format_upgrade(address, database.name, model.name, metadata, result.upgrade)
     if not result.ops:
         return None
     return Change(
         address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
         live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
-        findings=column_findings(result),
+        findings=column_findings(result), reason=upgrade_waits(result.upgrade) if result.upgrade else "",
+    )  # fmt: skip
+
+
+def format_upgrade(address: str, database: str, name: str, metadata: TableMetadata, version: int) -> Change:
+    """An upgrade of the table's format version: its own change, marked irreversible; what it does to
+    readers that cannot read the new version is a finding, judged against `readers:` by the gate."""
+    from gluecat.backends.iceberg_meta import fingerprint as iceberg_fingerprint
+    from gluecat.kinds.iceberg.format_version import V3, irreversible, upgrade_finding
+
+    before = metadata.format_version
+    ops = [{"op": "upgrade_format_version", "version": version}]
+    diff = FieldDiff("properties.format-version", str(before), str(version))
+    return Change(
+        address, "table", Action.UPDATE, database, name, {"ops": ops}, (diff,),
+        live_version=iceberg_fingerprint(metadata), format="iceberg", reason=irreversible(version),
+        findings=(upgrade_finding(before, version),) if version >= V3 else (),
     )  # fmt: skip
 
 
@@ -218,16 +241,18 @@ def iceberg_register(
 ) -> Change:
     """Glue lost the entry, the location kept the table: register it, then commit what the YAML adds."""
     from gluecat.kinds.iceberg.diff import diff_iceberg  # pyiceberg loads only when a plan needs it
+    from gluecat.kinds.iceberg.format_version import upgrade_waits
     from gluecat.kinds.iceberg.impact import column_findings
 
     assert model.name is not None
     result = diff_iceberg(model, metadata)
     refusals.extend(f"{database.name}.{model.name}: {reason}" for reason in result.refusals)
     desired = {"metadata_location": metadata_location, "ops": result.ops}
+    waits = f"; {upgrade_waits(result.upgrade)}" if result.upgrade else ""
     return Change(
         f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,
         tuple(result.diffs), live_version=ABSENT, format="iceberg", drops=result.destructive,
-        reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay",
+        reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay{waits}",
         findings=column_findings(result),
     )  # fmt: skip
 

@@ -14,6 +14,7 @@ from pyiceberg.transforms import UnknownTransform
 
 from gluecat.backends.iceberg_meta import COMMENT, FORMAT_VERSION, Op, live_sort, live_spec
 from gluecat.changes.model import FieldDiff
+from gluecat.kinds.iceberg.format_version import downgrade_refusal
 from gluecat.kinds.iceberg.schema import schema_changes
 from gluecat.model import IcebergTable
 
@@ -26,6 +27,7 @@ class IcebergDiff:
     destructive: bool = False
     renames: dict[str, str] = field(default_factory=dict)  # a column's earlier path -> its new name
     likely_renames: dict[str, str] = field(default_factory=dict)  # dropped -> added at its place, same type
+    upgrade: int | None = None  # the format-version to upgrade to: its own change, never among `ops`
 
 
 def desired_properties(table: IcebergTable) -> dict[str, str | None]:
@@ -127,10 +129,9 @@ def _properties(result: IcebergDiff, table: IcebergTable, live: TableMetadata) -
         result.refusals.append(f"format-version {version} does not exist: Iceberg has 1, 2 and 3")
     elif version is not None and int(version) != live.format_version:
         if int(version) < live.format_version:
-            result.refusals.append(f"format-version {live.format_version} cannot go down to {version}")
+            result.refusals.append(downgrade_refusal(live.format_version, version.strip()))
         else:
-            result.ops.append({"op": "upgrade_format_version", "version": int(version)})
-            result.diffs.append(FieldDiff("properties.format-version", str(live.format_version), version))
+            result.upgrade = int(version)
     to_set = {k: v for k, v in wanted.items() if v is not None and live.properties.get(k) != v}
     to_remove = [k for k, v in wanted.items() if v is None and k in live.properties]
     if to_set:
