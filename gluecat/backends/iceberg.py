@@ -177,6 +177,9 @@ class IcebergTables:
         return self.catalog.load_table(self.identifier(database, name))
 
 
+SCHEMA_OPS = ("add_column", "update_column", "delete_column", "rename_column", "move_column")
+
+
 def _unwritable_version(ops: list[Op]) -> str | None:
     """Why the pyiceberg gluecat runs cannot make the upgrade the ops ask for; None when it can."""
     wanted = max((int(op["version"]) for op in ops if op["op"] == "upgrade_format_version"), default=None)
@@ -189,7 +192,7 @@ def _unwritable_version(ops: list[Op]) -> str | None:
 
 
 def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:
-    schema_ops = [op for op in ops if op["op"] in ("add_column", "update_column", "delete_column", "rename_column")]
+    schema_ops = [op for op in ops if op["op"] in SCHEMA_OPS]
     if schema_ops:
         with transaction.update_schema() as update:
             for op in schema_ops:
@@ -201,6 +204,11 @@ def _apply_ops(transaction: Transaction, ops: list[Op]) -> None:
                     update.delete_column(path)
                 elif op["op"] == "rename_column":  # the field keeps its id: old rows read under the new name
                     update.rename_column(path, op["name"])
+                elif op["op"] == "move_column":  # named as the update knows it: live, or just added
+                    if op["after"] is None:
+                        update.move_first(path)
+                    else:
+                        update.move_after(path, tuple(op["after"]))
                 else:
                     new_type = (
                         to_iceberg(parse(op["type"], iceberg=True), iter(range(1, 10))) if op.get("type") else None

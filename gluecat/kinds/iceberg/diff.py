@@ -27,6 +27,7 @@ class IcebergDiff:
     destructive: bool = False
     renames: dict[str, str] = field(default_factory=dict)  # a column's earlier path -> its new name
     likely_renames: dict[str, str] = field(default_factory=dict)  # dropped -> added at its place, same type
+    moves: list[str] = field(default_factory=list)  # the structs whose fields move ("columns": the table's)
     upgrade: int | None = None  # the format-version to upgrade to: its own change, never among `ops`
 
 

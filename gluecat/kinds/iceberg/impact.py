@@ -26,7 +26,19 @@ def column_findings(result: IcebergDiff) -> tuple[Finding, ...]:
     dropped = dropped_columns(result.diffs)
     likely = [name for name in dropped if name in result.likely_renames]
     drops = impact.lake_column_drops("iceberg", [name for name in dropped if name not in likely])
-    return (*renames, *(_likely_rename(old, result.likely_renames[old]) for old in likely), *drops)
+    moves = [_moved(struct) for struct in result.moves]
+    return (*renames, *(_likely_rename(old, result.likely_renames[old]) for old in likely), *drops, *moves)
+
+
+def _moved(struct: str) -> Finding:
+    fields = "the table's columns" if struct == "columns" else f"the fields of `{struct}`"
+    return Finding(
+        "iceberg-column-move",
+        Impact.SAFE,
+        f"{fields} move to the file's order: each keeps its field id and Iceberg reads by id, so the rows"
+        " already written read the same; only what reads by position sees the new order (`SELECT *`, an"
+        " INSERT without a column list)",
+    )
 
 
 def _likely_rename(old: str, new: str) -> Finding:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyiceberg.types import ListType, MapType, NestedField, StructType
 
+from gluecat.backends.iceberg_meta import Op
 from gluecat.backends.iceberg_types import promotion_allowed, schema_of, type_text
 from gluecat.changes.model import FieldDiff
 from gluecat.model import IcebergColumn
@@ -47,6 +48,7 @@ class _Walk:
         wanted = {f.name for f in want.fields}
         renamed: set[str] = set()
         added: list[tuple[int, NestedField]] = []
+        live_names: dict[str, str] = {}  # each field this update keeps or adds -> its name in the update
         for index, desired in enumerate(want.fields):
             here = (*path, desired.name)
             have = live_by_name.get(desired.name)
@@ -57,9 +59,11 @@ class _Walk:
                     continue
                 renamed.add(earlier)
             if have is None:
-                self._add(here, live_path, desired)
+                if self._add(here, live_path, desired):
+                    live_names[desired.name] = desired.name
                 added.append((index, desired))
             else:
+                live_names[desired.name] = have.name
                 self._field(here, (*live_path, have.name), have, desired, top_level=not path)
         dropped = [(i, f) for i, f in enumerate(live.fields) if f.name not in wanted and f.name not in renamed]
         for _, have in dropped:
@@ -70,6 +74,31 @@ class _Walk:
             self.result.destructive = True
         if not path:
             self._likely_renames(dropped, added)
+        self._order(path, live_path, [f.name for f in live.fields], [f.name for f in want.fields], live_names)
+
+    def _order(self, path: Path, live_path: Path, live: list[str], want: list[str], live_names: dict[str, str]) -> None:
+        """Fields the file lists in another order than the table holds them: moved, keeping their ids.
+        The update holds the kept fields in the table's order, then the added ones; each field out of
+        place is moved first or after the one the file puts before it (moves name fields as the update
+        knows them: live names, and the added fields' new names)."""
+        by_live = {name: wanted for wanted, name in live_names.items()}
+        current = [by_live[name] for name in live if name in by_live]
+        current += [name for name in want if name in live_names and name not in current]
+        target = [name for name in want if name in live_names]
+        before = list(current)
+        for index, name in enumerate(target):
+            if current[index] == name:
+                continue
+            current.remove(name)
+            current.insert(index, name)
+            move: Op = {"op": "move_column", "path": [*live_path, live_names[name]], "after": None}
+            if index:
+                move["after"] = [*live_path, live_names[target[index - 1]]]
+            self.result.ops.append(move)
+        if current != before:
+            where = f"columns.{_dotted(path)}.field_order" if path else "column_order"
+            self.result.diffs.append(FieldDiff(where, ", ".join(before), ", ".join(current)))
+            self.result.moves.append(_dotted(path) or "columns")
 
     def _renamed(
         self, path: Path, live_path: Path, name: str, earlier: str, live: dict[str, NestedField], wanted: set[str]
@@ -102,19 +131,20 @@ class _Walk:
             if new is not None and type_text(new.field_type) == type_text(have.field_type):
                 self.result.likely_renames[have.name] = new.name
 
-    def _add(self, path: Path, live_parent: Path, desired: NestedField) -> None:
+    def _add(self, path: Path, live_parent: Path, desired: NestedField) -> bool:
         dotted = _dotted(path)
         if desired.required:
             self.result.refusals.append(
                 f"column {dotted}: a new column cannot be required (rows already written have no value);"
                 " add it as optional"
             )
-            return
+            return False
         text = type_text(desired.field_type)
         self.result.ops.append(
             {"op": "add_column", "path": [*live_parent, desired.name], "type": text, "doc": desired.doc}
         )
         self.result.diffs.append(FieldDiff(f"columns.{dotted}", None, text))
+        return True
 
     def _field(self, path: Path, live_path: Path, have: NestedField, want: NestedField, top_level: bool) -> None:
         dotted = _dotted(path)
