@@ -163,6 +163,12 @@ class IcebergTables:
             raise LiveStateError(f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
         if expected and fingerprint(table.metadata) != expected:
             raise ConflictError(f"{database}.{name}: its Iceberg schema, spec or properties changed since the plan")
+        if table.metadata.format_version > SUPPORTED_TABLE_FORMAT_VERSION:
+            raise LiveStateError(
+                f"{database}.{name}: pyiceberg {pyiceberg_version} cannot commit to a format-version"
+                f" {table.metadata.format_version} table: it writes tables up to format-version"
+                f" {SUPPORTED_TABLE_FORMAT_VERSION}; nothing was changed"
+            )
         try:
             with table.transaction() as transaction:
                 _apply_ops(transaction, ops)

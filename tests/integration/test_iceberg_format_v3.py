@@ -189,3 +189,23 @@ def test_a_downgrade_from_v3_is_refused_at_plan_time_in_one_line(
     assert "lake.clicks" in line and "one-way" in line, line
     assert "Traceback" not in refused.output
     assert _table(server).metadata.format_version == 3
+
+
+def test_a_change_to_a_v3_table_is_refused_in_one_line_where_pyiceberg_cannot_write_it(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str
+) -> None:
+    root = _project(tmp_path, server, CLICKS, "[spark]")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _as_v3(server)
+    _write(root, V3 + "description: clicks\n")
+    planned = gluecat("plan", str(root))
+    assert planned.exit_code == 0 and "description: (absent) -> clicks" in planned.stdout, planned.output
+    applied = gluecat("apply", str(root), "--auto-approve")
+    if PYICEBERG_WRITES_V3:
+        assert applied.exit_code == 0, applied.output
+        return
+    assert applied.exit_code == 1, applied.output
+    line = "lake.clicks: pyiceberg"
+    assert line in applied.output and "cannot commit to a format-version 3 table" in applied.output, applied.output
+    assert "Traceback" not in applied.output
+    assert "comment" not in _table(server).metadata.properties
