@@ -173,3 +173,45 @@ def test_an_iceberg_table_made_in_rest_moves_to_glue(
     glue_entry = _glue_client(rest_s3).get_table(DatabaseName=ns, Name="events")["Table"]
     assert glue_entry["Parameters"]["table_type"].upper() == "ICEBERG"
     _clean(root, "glue")
+
+
+GOVERNED = """\
+format: iceberg
+columns:
+  - {name: event_id, type: bigint}
+  - {name: email, type: string, lf_tags: {pii: "yes"}}
+sort_order:
+  - {column: event_id}
+lf_tags: {tier: gold}
+grants:
+  - {principal: "arn:aws:iam::123456789012:role/analyst", permissions: [SELECT]}
+optimizers:
+  role_arn: arn:aws:iam::123456789012:role/optimizer
+  compaction: {strategy: sort}
+"""
+
+
+def test_what_does_not_move_is_named_at_its_line_before_the_move(
+    tmp_path: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3
+) -> None:
+    """Lake Formation tags and grants and Glue's table optimizers have no place in a REST catalog: the
+    files that declare them validate for Glue, and for the REST environment each is an error at its
+    line, so the move is planned only once they are taken out; nothing reaches the catalog."""
+    db = "move_governed"
+    catalog = _environments(rest_catalog, "glue") + 'lf_tags: {tier: [gold], pii: ["yes", "no"]}\n'
+    files = {
+        f"{db}/database.yaml": f"location: s3://{rest_s3.bucket}/{db}/\nlf_tags: {{tier: gold}}\n",
+        f"{db}/tables/events.yaml": GOVERNED,
+    }
+    root = write_project(tmp_path / "p", rest_s3.endpoint, files, catalog)
+    assert gluecat("validate", str(root), "--env", "glue").exit_code == 0
+
+    for command in ("validate", "plan"):
+        refused = gluecat(command, str(root), "--env", "rest")
+        assert refused.exit_code == 1, refused.output
+        assert "Traceback" not in refused.output
+        for at in ("catalog.yaml:7:", "database.yaml:2:", "events.yaml:4:", "events.yaml:7:", "events.yaml:9:",
+                   "events.yaml:11:"):  # fmt: skip
+            lines = [line for line in refused.output.splitlines() if at in line]
+            assert len(lines) == 1 and "an Iceberg REST catalog has no" in lines[0], refused.output
+    assert (db,) not in _rest(rest_catalog, rest_s3).list_namespaces()
