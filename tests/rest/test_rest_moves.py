@@ -7,95 +7,23 @@ where it now lives, and it moves back the same way with those rows too."""
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
-from typing import Any
-
-import boto3
-import pyarrow as pa
-from pyiceberg.catalog import Catalog
-from pyiceberg.catalog.glue import GlueCatalog
-from pyiceberg.catalog.rest import RestCatalog
-from pyiceberg.table import Table
 
 from tests.integration.helpers import gluecat, write_project
 from tests.metastores.fixtures import LocalS3
+from tests.rest.moves import (
+    EVENTS,
+    append,
+    assert_clean,
+    assert_moved,
+    environments,
+    glue_catalog,
+    glue_client,
+    rest_client,
+    rows,
+    rows_of,
+)
 from tests.rest.rest_server import RestCatalogServer
-
-EVENTS = """\
-format: iceberg
-description: Events
-columns:
-  - {name: event_id, type: bigint, required: true}
-  - {name: kind, type: string}
-  - {name: at, type: timestamp}
-partition_spec:
-  - {column: at, transform: day}
-sort_order:
-  - {column: event_id}
-properties:
-  write.format.default: parquet
-"""
-
-
-def _s3(s3: LocalS3) -> dict[str, str]:
-    return {"s3.endpoint": s3.endpoint, "s3.access-key-id": s3.access_key,
-            "s3.secret-access-key": s3.secret_key, "s3.region": "us-east-1"}  # fmt: skip
-
-
-def _rest(server: RestCatalogServer, s3: LocalS3) -> RestCatalog:
-    return RestCatalog("moves", uri=server.uri, **_s3(s3))
-
-
-def _glue_client(s3: LocalS3) -> Any:
-    return boto3.client(
-        "glue", endpoint_url=s3.endpoint, region_name="us-east-1",
-        aws_access_key_id=s3.access_key, aws_secret_access_key=s3.secret_key,
-    )  # fmt: skip
-
-
-def _glue(s3: LocalS3) -> GlueCatalog:
-    return GlueCatalog("moves", client=_glue_client(s3), **_s3(s3))
-
-
-def _environments(server: RestCatalogServer, default: str) -> str:
-    return textwrap.dedent(f"""\
-        default_env: {default}
-        environments:
-          glue: {{backend: glue}}
-          rest: {{backend: iceberg-rest, rest_uri: "{server.uri}"}}
-    """)
-
-
-def _append(table: Table, rows: list[dict[str, Any]]) -> None:
-    table.append(pa.Table.from_pylist(rows, schema=table.schema().as_arrow()))
-
-
-def _rows(catalog: Catalog, identifier: tuple[str, ...]) -> list[tuple[int, str]]:
-    arrow = catalog.load_table(identifier).scan().to_arrow()
-    return sorted((row["event_id"], row["kind"]) for row in arrow.to_pylist())
-
-
-def _rows_of(first: int, count: int) -> list[dict[str, Any]]:
-    from datetime import datetime
-
-    return [{"event_id": i, "kind": f"k{i}", "at": datetime(2026, 1, 1 + i % 28)} for i in range(first, first + count)]
-
-
-def _clean(root: Path, env: str) -> None:
-    replanned = gluecat("plan", str(root), "--env", env, "--detailed-exitcode")
-    assert replanned.exit_code == 0 and "No changes" in replanned.output, replanned.output
-
-
-def _moved(root: Path, env: str, table: str) -> None:
-    """`plan` says the table is registered from its location; `apply` does it."""
-    planned = gluecat("plan", str(root), "--env", env, "--detailed-exitcode")
-    assert planned.exit_code == 2, planned.output
-    assert "registers the Iceberg table its location holds" in planned.output, planned.output
-    assert "0 to update, 0 to replace, 0 to delete" in planned.output, planned.output
-    applied = gluecat("apply", str(root), "--env", env, "--auto-approve")
-    assert applied.exit_code == 0, applied.output
-    assert table in applied.output
 
 
 def test_an_iceberg_table_moves_from_glue_to_rest_and_back(
@@ -109,38 +37,38 @@ def test_an_iceberg_table_moves_from_glue_to_rest_and_back(
     )  # fmt: skip
     created = gluecat("apply", str(source), "--auto-approve")
     assert created.exit_code == 0, created.output
-    glue, rest = _glue(rest_s3), _rest(rest_catalog, rest_s3)
-    _append(glue.load_table((db, "events")), _rows_of(0, 5))
-    _append(glue.load_table((db, "events")), _rows_of(5, 5))
+    glue, rest = glue_catalog(rest_s3), rest_client(rest_catalog, rest_s3)
+    append(glue.load_table((db, "events")), rows_of(0, 5))
+    append(glue.load_table((db, "events")), rows_of(5, 5))
     in_glue = glue.load_table((db, "events"))
 
-    root = write_project(tmp_path / "moved", rest_s3.endpoint, {}, _environments(rest_catalog, "glue"))
+    root = write_project(tmp_path / "moved", rest_s3.endpoint, {}, environments(rest_catalog, "glue"))
     imported = gluecat("import", str(root), "--database", db)
     assert imported.exit_code == 0, imported.output
-    _clean(root, "glue")
+    assert_clean(root, "glue")
 
-    _moved(root, "rest", f"{db}.events")
+    assert_moved(root, "rest", f"{db}.events")
     in_rest = rest.load_table((db, "events"))
     assert in_rest.metadata_location == in_glue.metadata_location  # registered, not a new table
     assert in_rest.metadata.table_uuid == in_glue.metadata.table_uuid
     assert in_rest.current_snapshot() == in_glue.current_snapshot()
-    assert _rows(rest, (db, "events")) == _rows(glue, (db, "events")) == [(i, f"k{i}") for i in range(10)]
+    assert rows(rest, (db, "events")) == rows(glue, (db, "events")) == [(i, f"k{i}") for i in range(10)]
     assert rest.load_namespace_properties((db,))["comment"] == "Moved"
-    _clean(root, "rest")
+    assert_clean(root, "rest")
 
     # the move ends with the old entry dropped (its files stay: Glue deletes no data), and the
     # table lives on where it moved: written there, then moved back with those rows
-    _glue_client(rest_s3).delete_table(DatabaseName=db, Name="events")
-    _append(rest.load_table((db, "events")), _rows_of(10, 3))
+    glue_client(rest_s3).delete_table(DatabaseName=db, Name="events")
+    append(rest.load_table((db, "events")), rows_of(10, 3))
     written = rest.load_table((db, "events"))
     rest.drop_table((db, "events"))  # no purge: the metadata and data files stay
-    _moved(root, "glue", f"{db}.events")
+    assert_moved(root, "glue", f"{db}.events")
     back = glue.load_table((db, "events"))
     assert back.metadata_location == written.metadata_location
     assert back.metadata.table_uuid == in_glue.metadata.table_uuid
-    assert _rows(glue, (db, "events")) == [(i, f"k{i}") for i in range(13)]
+    assert rows(glue, (db, "events")) == [(i, f"k{i}") for i in range(13)]
     assert [len(s.manifests(back.io)) > 0 for s in back.snapshots()] == [True, True, True]
-    _clean(root, "glue")
+    assert_clean(root, "glue")
 
 
 def test_an_iceberg_table_made_in_rest_moves_to_glue(
@@ -156,23 +84,23 @@ def test_an_iceberg_table_made_in_rest_moves_to_glue(
     )  # fmt: skip
     created = gluecat("apply", str(source), "--auto-approve")
     assert created.exit_code == 0, created.output
-    glue, rest = _glue(rest_s3), _rest(rest_catalog, rest_s3)
-    _append(rest.load_table((ns, "events")), _rows_of(0, 7))
+    glue, rest = glue_catalog(rest_s3), rest_client(rest_catalog, rest_s3)
+    append(rest.load_table((ns, "events")), rows_of(0, 7))
     in_rest = rest.load_table((ns, "events"))
 
-    root = write_project(tmp_path / "moved", rest_s3.endpoint, {}, _environments(rest_catalog, "rest"))
+    root = write_project(tmp_path / "moved", rest_s3.endpoint, {}, environments(rest_catalog, "rest"))
     imported = gluecat("import", str(root), "--database", ns)
     assert imported.exit_code == 0, imported.output
-    _clean(root, "rest")
+    assert_clean(root, "rest")
 
-    _moved(root, "glue", f"{ns}.events")
+    assert_moved(root, "glue", f"{ns}.events")
     in_glue = glue.load_table((ns, "events"))
     assert in_glue.metadata_location == in_rest.metadata_location
     assert in_glue.current_snapshot() == in_rest.current_snapshot()
-    assert _rows(glue, (ns, "events")) == _rows(rest, (ns, "events")) == [(i, f"k{i}") for i in range(7)]
-    glue_entry = _glue_client(rest_s3).get_table(DatabaseName=ns, Name="events")["Table"]
+    assert rows(glue, (ns, "events")) == rows(rest, (ns, "events")) == [(i, f"k{i}") for i in range(7)]
+    glue_entry = glue_client(rest_s3).get_table(DatabaseName=ns, Name="events")["Table"]
     assert glue_entry["Parameters"]["table_type"].upper() == "ICEBERG"
-    _clean(root, "glue")
+    assert_clean(root, "glue")
 
 
 GOVERNED = """\
@@ -198,7 +126,7 @@ def test_what_does_not_move_is_named_at_its_line_before_the_move(
     files that declare them validate for Glue, and for the REST environment each is an error at its
     line, so the move is planned only once they are taken out; nothing reaches the catalog."""
     db = "move_governed"
-    catalog = _environments(rest_catalog, "glue") + 'lf_tags: {tier: [gold], pii: ["yes", "no"]}\n'
+    catalog = environments(rest_catalog, "glue") + 'lf_tags: {tier: [gold], pii: ["yes", "no"]}\n'
     files = {
         f"{db}/database.yaml": f"location: s3://{rest_s3.bucket}/{db}/\nlf_tags: {{tier: gold}}\n",
         f"{db}/tables/events.yaml": GOVERNED,
@@ -214,4 +142,4 @@ def test_what_does_not_move_is_named_at_its_line_before_the_move(
                    "events.yaml:11:"):  # fmt: skip
             lines = [line for line in refused.output.splitlines() if at in line]
             assert len(lines) == 1 and "an Iceberg REST catalog has no" in lines[0], refused.output
-    assert (db,) not in _rest(rest_catalog, rest_s3).list_namespaces()
+    assert (db,) not in rest_client(rest_catalog, rest_s3).list_namespaces()
