@@ -14,6 +14,7 @@ from gluecat.project.checks import S3_BUCKET_RULE, S3_URI_RULE, Hit, Severity, b
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.regions import region_problem
 from gluecat.project.rule_ids import RuleId, declare, declared
+from gluecat.project.source import SourceFile
 from gluecat.project.yamlparse import Loc
 
 SCHEMA_RULE = declare("schema", "a file that does not parse or does not match its schema (an unknown key, a bad type)")
@@ -86,6 +87,36 @@ def _backend(project: Project) -> Iterator[Finding]:
     for database in project.databases:
         for table in database.tables:
             yield from _held(backend, table, database, config)
+    if not backend.lake_formation:
+        yield from _without_lake_formation(project, backend)
+
+
+LAKE_FORMATION_KEYS = ("lf_tags", "grants", "tag_grants", "data_lake_admins")
+
+
+def _without_lake_formation(project: Project, backend: Capabilities) -> Iterator[Finding]:
+    """Lake Formation keys where the catalog has none: each at its line, before a plan refuses them."""
+
+    def refused(source: SourceFile, loc: Loc, address: str) -> Finding:
+        message = f"{backend.title} has no Lake Formation: remove `{loc[-1]}` (it governs the Glue Data Catalog only)"
+        return Finding(source.position(loc), "error", BACKEND_RULE, message, address)
+
+    config = project.config
+    for key in LAKE_FORMATION_KEYS:
+        if getattr(config, key, None) is not None:
+            yield refused(project.source, (key,), "catalog")
+    for database in project.databases:
+        for key in LAKE_FORMATION_KEYS:
+            if getattr(database.model, key, None) is not None:
+                yield refused(database.source, (key,), database.name)
+        for table in database.tables:
+            address = f"{database.name}.{table.name}"
+            for key in LAKE_FORMATION_KEYS:
+                if getattr(table.model, key, None) is not None:
+                    yield refused(table.source, (key,), address)
+            for i, column in enumerate(getattr(table.model, "columns", None) or []):
+                if getattr(column, "lf_tags", None) is not None:
+                    yield refused(table.source, ("columns", i, "lf_tags"), address)
 
 
 def _held(
@@ -103,6 +134,9 @@ def _held(
     if not backend.partition_indexes and kind_of(model).reads(model, database, config).partition_indexes:
         message = f"{backend.title} has no partition indexes: remove `partition_indexes` (they are Glue's)"
         yield Finding(table.source.position(("partition_indexes",)), "error", BACKEND_RULE, message, address)
+    if not backend.optimizers and getattr(model, "optimizers", None) is not None:
+        message = f"{backend.title} has no table optimizers: remove `optimizers` (they are Glue's)"
+        yield Finding(table.source.position(("optimizers",)), "error", BACKEND_RULE, message, address)
 
 
 def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
