@@ -68,7 +68,7 @@ class PlanError(GluecatError):
     """A change the planner refuses to make."""
 
 
-# Every command exits with one of these: one table with names (the README's is made from EXIT_MEANINGS).
+# Every command exits with one of these: one table with names (the documentation's is made from EXIT_MEANINGS).
 class ExitCode(IntEnum):
     OK = 0
     ERROR = 1
@@ -91,6 +91,6 @@ EXIT_MEANINGS: dict[ExitCode, str] = {
 
 
 def exit_code_table() -> str:
-    """The README's table of exit codes."""
+    """The documentation's table of exit codes (docs/reference/exit-codes.md)."""
     rows = [f"| {int(code)} | {EXIT_MEANINGS[code]} |" for code in ExitCode]
     return "\n".join(["| code | meaning |", "| --- | --- |", *rows])

@@ -35,7 +35,7 @@ def init_command(directory: Path) -> int:
     stdout.print(f"  gluecat plan {where}\n  gluecat apply {where}", markup=False)
     stdout.print(
         f"\nFor CI, {directory / WORKFLOW_FILE} needs GLUECAT_PACKAGE set to a pinned gluecat and that"
-        ' commit\'s requirements-ci.txt beside it (README: "Running gluecat in CI").',
+        " commit's requirements-ci.txt beside it (docs/how-to/ci.md).",
         markup=False,
     )
     return ExitCode.OK

@@ -20,7 +20,8 @@ from typing import TypeVar
 
 Value = TypeVar("Value", str, str | None)
 
-# The set measured on crawler, Hive/Athena, Spark and Iceberg output (see the README).
+# The set measured on crawler, Hive/Athena, Spark and Iceberg output (see docs/how-to/adopt.md,
+# "Rebuilding a catalog from its YAML").
 VOLATILE = (
     # Iceberg's current and previous metadata files: every commit moves them.
     "metadata_location",

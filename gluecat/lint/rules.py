@@ -195,6 +195,6 @@ def rule_ids() -> frozenset[str]:
 
 
 def rule_table() -> str:
-    """The README's table of rule ids, made from their declarations."""
+    """The documentation's table of rule ids (docs/reference/lint-rules.md), made from their declarations."""
     rows = [f"| `{rule}` | {summary} |" for rule, summary in sorted(_declared_rules().items())]
     return "\n".join(["| rule | what it reports |", "| --- | --- |", *rows])

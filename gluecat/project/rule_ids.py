@@ -1,7 +1,7 @@
 """Every lint rule id, declared once where its rule lives, with what it reports.
 
 A rule's module declares its id (`RULE = declare("partition-count", "...")`); a finding can only
-carry a declared id (`RuleId`), and what `lint: {allow: [...]}` accepts and the README's rule table
+carry a declared id (`RuleId`), and what `lint: {allow: [...]}` accepts and the documentation's rule table
 are read from here, so neither can drift from what gluecat emits.
 """
 
@@ -15,7 +15,7 @@ _DECLARED: dict[str, str] = {}
 
 
 def declare(rule_id: str, summary: str) -> RuleId:
-    """Declare a rule id and what it reports (one line, for the README's table); returns the id."""
+    """Declare a rule id and what it reports (one line, for the documentation's table); returns the id."""
     known = _DECLARED.setdefault(rule_id, summary)
     if known != summary:
         raise ValueError(f"lint rule '{rule_id}' declared twice with different summaries")

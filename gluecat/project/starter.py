@@ -30,7 +30,7 @@ CATALOG = f"""\
 # yaml-language-server: $schema={SCHEMA_DIR}/catalog.schema.json
 # A gluecat catalog. `sandbox: true` runs every command against the embedded local Glue + S3
 # (its state under .gluecat/), so no AWS account is needed. For your own account, remove it and
-# set region (and profile or role_arn): the README's "catalog.yaml" lists every key.
+# set region (and profile or role_arn): docs/reference/yaml.md lists every key.
 region: us-east-1
 sandbox: true
 """

@@ -70,7 +70,7 @@ def spark_settings(
     if config.backend == "iceberg-rest":  # Spark's and Trino's `type=rest` catalogs: not written yet
         raise GluecatError(
             "spark-conf does not yet configure engines for backend: iceberg-rest (Spark's Iceberg catalog"
-            " type=rest, Trino's iceberg.catalog.type=rest); see the README's Iceberg REST catalogs section"
+            " type=rest, Trino's iceberg.catalog.type=rest); see docs/how-to/iceberg-rest.md"
         )
     line = spark_line(spark_version or config.spark.spark_version)
     versions = SPARK_VERSIONS[line]

@@ -1,5 +1,5 @@
 """Exit codes live in one table with names (`gluecat.errors.ExitCode`): no command returns or exits with a
-bare number, and the README's table is the module's."""
+bare number, and the documentation's table is the module's."""
 
 from __future__ import annotations
 
@@ -56,11 +56,11 @@ def test_the_scan_sees_each_spelling() -> None:
     assert bare_codes("def f():\n    return ExitCode.OK\nraise typer.Exit(ExitCode.ERROR)\n") == []
 
 
-def test_the_readme_table_is_the_module() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"<!-- exit codes:[^>]*-->\n(.*?)\n<!-- end of exit codes -->", readme, re.S)
-    assert match, "README has no exit code table"
-    assert match.group(1) == exit_code_table(), "README's exit codes differ: paste gluecat.errors.exit_code_table()"
+def test_the_documented_table_is_the_module() -> None:
+    page = (ROOT / "docs" / "reference" / "exit-codes.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- exit codes:[^>]*-->\n(.*?)\n<!-- end of exit codes -->", page, re.S)
+    assert match, "docs/reference/exit-codes.md has no exit code table"
+    assert match.group(1) == exit_code_table(), "the documented exit codes differ: run python docs/gen_reference.py"
 
 
 def test_the_codes_are_what_commands_exit_with(tmp_path: Path) -> None:
@@ -68,4 +68,4 @@ def test_the_codes_are_what_commands_exit_with(tmp_path: Path) -> None:
     assert runner.invoke(app, ["--version"]).exit_code == ExitCode.OK
     assert runner.invoke(app, ["validate", str(tmp_path / "nowhere")]).exit_code == ExitCode.ERROR
     assert runner.invoke(app, ["plan", "--no-such-option"]).exit_code == ExitCode.ERROR
-    assert [int(code) for code in ExitCode] == [0, 1, 2, 130]  # what the README and CI scripts promise
+    assert [int(code) for code in ExitCode] == [0, 1, 2, 130]  # what the documentation and CI scripts promise
