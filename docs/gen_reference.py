@@ -2,7 +2,8 @@
 
 - reference/commands.md: every command and option, walked from the typer app's click tree;
 - reference/yaml.md: every key of catalog.yaml, database.yaml and each kind of table file, from the
-  pydantic models the loader validates with (type, default, allowed values, description);
+  pydantic models the loader validates with (type, default, allowed values, description), with an
+  example from the shipped example catalog (catalogs/example) where it sets the key;
 - reference/lint-rules.md: every lint rule id, from the rules' own declarations;
 - reference/exit-codes.md: every exit code, from the exit-code table.
 
@@ -158,6 +159,59 @@ def _describe(annotation: Any, models: list[type]) -> tuple[str, list[str]]:
     return names.get(annotation, getattr(annotation, "__name__", str(annotation))), []
 
 
+def _inline(value: Any, limit: int = 70) -> str:
+    """A value as one line of YAML, in backticks."""
+    import yaml
+
+    text = yaml.safe_dump(value, default_flow_style=True, width=10_000, sort_keys=False).strip()
+    text = text.removesuffix("\n...").removesuffix("...").strip()
+    return f"`{text if len(text) <= limit else text[: limit - 1] + '…'}`"
+
+
+def _nested_model(annotation: Any) -> Any:
+    """The one model a field holds (itself, or as a list's items), if it holds exactly one."""
+    from pydantic import BaseModel
+
+    annotation = _strip_annotated(annotation)
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return _nested_model(args[0])
+    if typing.get_origin(annotation) is list and args:
+        return _nested_model(args[0])
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+def _collect(model: Any, data: Any, found: dict[tuple[str, str], Any]) -> None:
+    """The first value each key of `model` (and of the models it holds) has in the example files."""
+    for item in data if isinstance(data, list) else [data]:
+        if not isinstance(item, dict):
+            continue
+        for name, field in model.model_fields.items():
+            key = field.alias or name
+            if key in item:
+                found.setdefault((model.__name__, key), item[key])
+                nested = _nested_model(field.annotation)
+                if nested is not None:
+                    _collect(nested, item[key], found)
+
+
+def examples() -> dict[tuple[str, str], Any]:
+    """(model name, key) -> a value the shipped example catalog gives it (catalogs/example)."""
+    import yaml
+
+    from gluecat.model import TABLE_MODELS, CatalogConfig, Database
+
+    project = ROOT / "catalogs" / "example"
+    found: dict[tuple[str, str], Any] = {}
+    _collect(CatalogConfig, yaml.safe_load((project / "catalog.yaml").read_text(encoding="utf-8")), found)
+    for path in sorted(project.glob("*/database.yaml")):
+        _collect(Database, yaml.safe_load(path.read_text(encoding="utf-8")), found)
+    for path in sorted(project.glob("*/tables/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        _collect(TABLE_MODELS[str(data.get("format", "hive"))], data, found)
+    return found
+
+
 def _field_default(field: Any) -> str:
     from pydantic_core import PydanticUndefined
 
@@ -168,23 +222,26 @@ def _field_default(field: Any) -> str:
             return ""
         if hasattr(value, "model_dump"):
             return ""
-        return f"`{value}`" if value not in ({}, [], ()) else ""
+        return _inline(value) if value not in ({}, [], ()) else ""
     if field.default is PydanticUndefined:
         return "required"
     if field.default is None:
         return ""
-    value = field.default.value if isinstance(field.default, enum.Enum) else field.default
-    return f"`{str(value).lower() if isinstance(value, bool) else value}`"
+    return _inline(field.default.value if isinstance(field.default, enum.Enum) else field.default)
 
 
-def _model_table(model: type, models: list[type]) -> list[str]:
-    lines = ["| key | type | default | allowed values | description |", "| --- | --- | --- | --- | --- |"]
+def _model_table(model: type, models: list[type], example: dict[tuple[str, str], Any]) -> list[str]:
+    lines = [
+        "| key | type | default | allowed values | description | example |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
     for name, field in model.model_fields.items():
         key = field.alias or name
         text, allowed = _describe(field.annotation, models)
+        shown = example.get((model.__name__, key))
         lines.append(
             f"| `{key}` | {_cell(text)} | {_cell(_field_default(field))} | {_cell(', '.join(allowed))}"
-            f" | {_cell(field.description or '')} |"
+            f" | {_cell(field.description or '')} | {_cell(_inline(shown)) if shown is not None else ''} |"
         )
     return lines
 
@@ -202,19 +259,20 @@ def yaml_page() -> str:
     lines += [
         "Every key of every file, from the models `gluecat validate` checks the files with. Unknown keys",
         "are errors (with a did-you-mean). [Project files](project-files.md) explains how the keys work",
-        "together, with examples.",
+        "together. An example is the value the shipped example catalog (`catalogs/example`) gives a key.",
         "",
     ]
     models: list[type] = []
+    example = examples()
     for title, model, about in files:
-        lines += [f"## {title}", "", about, "", *_model_table(model, models), ""]
+        lines += [f"## {title}", "", about, "", *_model_table(model, models, example), ""]
     lines += ["## Nested objects", "", "The objects the keys above hold, by name.", ""]
     done: set[type] = set()
     while len(done) < len(models):
         model = next(m for m in models if m not in done)
         done.add(model)
         doc = " ".join((model.__doc__ or "").split())
-        table = _model_table(model, models)
+        table = _model_table(model, models, example)
         lines += [f"### {model.__name__}", "", *([doc, ""] if doc else []), *table, ""]
     return "\n".join(lines).rstrip() + "\n"
 
