@@ -86,7 +86,11 @@ class Range(Strict):
             seconds = 3600 if unit == "hour" else 86400
             return int((end - start).total_seconds()) // (seconds * self.step) + 1
         months = (end.year - start.year) * 12 + end.month - start.month
-        return months // (self.step if unit == "month" else 12 * self.step) + 1
+        steps = months // (self.step if unit == "month" else 12 * self.step)
+        # Each step lands on the 1st at the start's time of day: in the end's own month that may be past the end.
+        if steps and _advance(start, unit, self.step * steps) > end:
+            steps -= 1
+        return steps + 1
 
     def bounds(self) -> tuple[str, str]:
         """The first and the last value, without yielding those between."""

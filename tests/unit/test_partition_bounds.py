@@ -43,3 +43,9 @@ def test_integer_range_bounds_are_its_first_and_last_values(
     axis = Range.model_validate({"from": start, "to": start + length, "step": step, "width": width})
     values = list(axis.values())
     assert axis.bounds() == (values[0], values[-1])
+
+
+def test_a_month_range_whose_last_step_lands_past_its_end_stops_before_it() -> None:
+    axis = Range.model_validate({"from": "2000-01-12 05:00:00", "to": "2000-03-01 00:00:00", "every": "month"})
+    assert list(axis.values()) == ["2000-01", "2000-02"]
+    assert axis.count() == 2 and axis.bounds() == ("2000-01", "2000-02")
