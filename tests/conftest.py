@@ -13,9 +13,9 @@ from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.strict import StrictOptions
 from gluecat.secrets import redact
 
-# The real Hive Metastores (started only by the tests that ask for them), shared by tests/metastores/
-# and the backend suite in tests/backends/.
-pytest_plugins = ("tests.metastores.fixtures",)
+# The real Hive Metastores and the Iceberg REST catalog (started only by the tests that ask for them),
+# shared by tests/metastores/, tests/rest/, the backend suite in tests/backends/ and the engines tests.
+pytest_plugins = ("tests.metastores.fixtures", "tests.rest.fixtures")
 
 # Credentials for the local server only; nothing here can reach AWS.
 for _key, _value in {

@@ -29,6 +29,12 @@ class Capabilities:
     def holds(self, table_format: str) -> bool:
         return table_format in self.formats
 
+    @property
+    def partitions(self) -> bool:
+        """Whether it lists tables' partitions itself: Hive-style tables keep theirs in the catalog; an
+        Iceberg table keeps its own in its metadata files, so a catalog of Iceberg tables holds none."""
+        return self.holds("hive")
+
 
 BACKENDS: dict[str, Capabilities] = {
     backend.name: backend

@@ -1,5 +1,6 @@
 """One parametrised `catalog` fixture: every test in tests/backends/ runs against each row of
-`tests.backends.catalogs.ROWS` (the local Glue, HMS 2.3.9, HMS 4.0.1; a new backend adds a row)."""
+`tests.backends.catalogs.ROWS` (the local Glue, HMS 2.3.9, HMS 4.0.1, an Iceberg REST catalog; a new
+backend adds a row)."""
 
 from __future__ import annotations
 
