@@ -25,6 +25,7 @@ class Capabilities:
     address_key: str | None  # the catalog.yaml key that says where it answers (None: AWS finds it)
     address_form: str = ""
     nested_namespaces: bool = False  # a database named `a.b` is the namespace `b` inside `a`
+    engine_catalog: str = "glue"  # what spark-conf points engines' catalogs at: glue, hive (thrift) or rest
 
     def holds(self, table_format: str) -> bool:
         return table_format in self.formats
@@ -40,10 +41,11 @@ BACKENDS: dict[str, Capabilities] = {
     backend.name: backend
     for backend in (
         Capabilities("glue", "the Glue Data Catalog", ALL_FORMATS, True, True, True, None),
-        Capabilities("hive", "a Hive Metastore", ALL_FORMATS, False, False, False, "metastore_uri", "thrift://HOST:PORT"),
+        Capabilities("hive", "a Hive Metastore", ALL_FORMATS, False, False, False, "metastore_uri", "thrift://HOST:PORT",
+                     engine_catalog="hive"),
         Capabilities(
             "iceberg-rest", "an Iceberg REST catalog", frozenset({"iceberg"}), False, False, False,
-            "rest_uri", "https://HOST[:PORT][/PATH]", nested_namespaces=True,
+            "rest_uri", "https://HOST[:PORT][/PATH]", nested_namespaces=True, engine_catalog="rest",
         ),
     )
 }  # fmt: skip

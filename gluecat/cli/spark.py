@@ -50,7 +50,7 @@ def spark_conf_command(
                 f"# sandbox catalog: start it with `gluecat sandbox {shlex.quote(str(root))}` (port {SANDBOX_PORT})",
                 markup=False,
             )
-    settings = spark_settings(project, spark_version, endpoint, packages)
+    settings = spark_settings(project, spark_version, endpoint, packages, secrets=output_format != "trino")
     sys.stdout.write(RENDERERS[output_format](settings if show_secrets else masker.settings(settings)))
     _warn_masked(masker)
     return ExitCode.OK

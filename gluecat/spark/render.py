@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from gluecat.convert import presto_view
+from gluecat.spark.rest import trino_catalog
 from gluecat.spark.settings import SparkSettings
 
 HIVE_SITE_PREFIXES = ("spark.hadoop.hive.", "spark.hadoop.aws.")
@@ -60,6 +61,8 @@ def glue_job(settings: SparkSettings) -> str:
 
 def trino(settings: SparkSettings) -> str:
     """Catalog properties files for Trino's connectors on Glue (and its native S3 file system)."""
+    if settings.rest:  # an Iceberg REST catalog holds Iceberg tables alone
+        return _properties_files([("iceberg", trino_catalog(settings.rest))])
     if settings.metastore_uri:
         return _trino_on_metastore(settings, settings.metastore_uri)
     glue = []

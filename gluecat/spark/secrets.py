@@ -22,7 +22,8 @@ class SecretMasker:
 
     def settings(self, settings: SparkSettings) -> SparkSettings:
         conf = {
-            key: value if value == SANDBOX_PLACEHOLDER else self(key, value) for key, value in settings.conf.items()
+            key: value if value == SANDBOX_PLACEHOLDER or key in settings.public else self(key, value)
+            for key, value in settings.conf.items()
         }
         return dataclasses.replace(settings, conf=conf)
 

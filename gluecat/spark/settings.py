@@ -3,7 +3,8 @@
 Only what the tables need: an Iceberg GlueCatalog when there are Iceberg tables,
 the Hive-on-Glue metastore client (as EMR and Glue jobs use it) for Hive tables,
 the Delta extension and session catalog for Delta tables; with `backend: hive`,
-Spark's own Hive catalog and Iceberg's Hive catalog on the Metastore instead.
+Spark's own Hive catalog and Iceberg's Hive catalog on the Metastore instead; with
+`backend: iceberg-rest`, Iceberg's REST catalog alone (gluecat/spark/rest.py).
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gluecat.backends.registry import capabilities
 from gluecat.errors import GluecatError
 from gluecat.kinds.registry import kind_of
 from gluecat.model import Table
 from gluecat.project.load import Project
+from gluecat.spark.rest import RestEngine, rest_engine, spark_catalog
 
 ICEBERG_EXTENSIONS = "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions"
 DELTA_EXTENSIONS = "io.delta.sql.DeltaSparkSessionExtension"
@@ -51,6 +54,8 @@ class SparkSettings:
     iceberg_catalog: str = "glue"
     features: frozenset[str] = frozenset()  # athena-views, spark-views, projection: what readers must enable
     metastore_uri: str | None = None  # backend: hive — the Hive Metastore every engine reads through
+    rest: RestEngine | None = None  # backend: iceberg-rest — the REST catalog every engine reads through
+    public: frozenset[str] = frozenset()  # keys whose values are not secret, however they are named
 
 
 def spark_line(version: str) -> str:
@@ -65,15 +70,14 @@ def spark_settings(
     spark_version: str | None = None,
     endpoint_url: str | None = None,
     packages: list[str] | None = None,
+    secrets: bool = True,
 ) -> SparkSettings:
+    """`secrets`: whether Spark's settings need the REST catalog's secret values (Trino's name them)."""
     config = project.config
-    if config.backend == "iceberg-rest":  # Spark's and Trino's `type=rest` catalogs: not written yet
-        raise GluecatError(
-            "spark-conf does not yet configure engines for backend: iceberg-rest (Spark's Iceberg catalog"
-            " type=rest, Trino's iceberg.catalog.type=rest); see docs/how-to/iceberg-rest.md"
-        )
     line = spark_line(spark_version or config.spark.spark_version)
     versions = SPARK_VERSIONS[line]
+    if capabilities(config.backend).engine_catalog == "rest":
+        return _rest(project, line, versions, endpoint_url or config.endpoint_url, packages, secrets)
     tables = [t.model for db in project.databases for t in db.tables]
     catalogs = {kind_of(table).spark_catalog for table in tables}
     present = tuple(name for name in ("iceberg", "delta", "hive") if name in catalogs)
@@ -114,6 +118,30 @@ def spark_settings(
         conf.update(_s3a(endpoint, sandbox=config.sandbox))
     features = _features(tables)
     return SparkSettings(conf, present, config.region, config.catalog_id, name, features, metastore)
+
+
+def _rest(
+    project: Project, line: str, versions: Versions, endpoint: str | None, packages: list[str] | None, secrets: bool
+) -> SparkSettings:
+    """An Iceberg REST catalog holds Iceberg tables alone: Iceberg's runtime and AWS bundle (S3FileIO
+    reads and writes the files), its extensions, and the catalog."""
+    config = project.config
+    engine = rest_engine(config, [db.name for db in project.databases], endpoint)
+    iceberg = config.spark.iceberg_version or versions.iceberg
+    coordinates = [
+        f"org.apache.iceberg:iceberg-spark-runtime-{line}_{versions.scala}:{iceberg}",
+        f"org.apache.iceberg:iceberg-aws-bundle:{iceberg}",
+    ]
+    conf = {"spark.sql.extensions": ICEBERG_EXTENSIONS}
+    chosen = packages if packages is not None else coordinates
+    if chosen:
+        conf["spark.jars.packages"] = ",".join(chosen)
+    catalog, public = spark_catalog(config.spark.catalog_name, engine, secrets)
+    conf.update(catalog)
+    tables = [t.model for db in project.databases for t in db.tables]
+    return SparkSettings(
+        conf, ("iceberg",), config.region, None, config.spark.catalog_name, _features(tables), None, engine, public
+    )
 
 
 def _features(tables: Sequence[Table]) -> frozenset[str]:

@@ -4,6 +4,7 @@ the catalog holds afterwards; a clean re-plan; evolution; import; and the one-li
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from pyiceberg.catalog.rest import RestCatalog
@@ -173,8 +174,15 @@ def test_what_is_not_built_for_rest_is_refused_in_one_line(
 
     for command, expected in [
         (("history", str(root), "refusals.events"), "an Iceberg REST catalog keeps none"),
-        (("spark-conf", str(root)), "backend: iceberg-rest"),
+        (("rollback", str(root), "refusals.events", "--to-version", "1", "--auto-approve"), "keeps none"),
     ]:
         result = gluecat(*command)
         lines = [line for line in result.output.splitlines() if line.strip()]
         assert result.exit_code == 1 and len(lines) == 1 and expected in lines[0], result.output
+
+    # spark-conf is built for REST: Spark's Iceberg catalog type=rest and Trino's (tests/engines/)
+    spark = gluecat("spark-conf", str(root), "--format", "json")
+    assert spark.exit_code == 0, spark.output
+    assert json.loads(spark.stdout)["spark.sql.catalog.glue.uri"] == rest_catalog.uri
+    trino = gluecat("spark-conf", str(root), "--format", "trino")
+    assert trino.exit_code == 0 and "iceberg.catalog.type=rest" in trino.stdout, trino.output
