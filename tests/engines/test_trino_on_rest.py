@@ -4,9 +4,11 @@ reads rows pyiceberg appended to a table gluecat applied, INSERTs into it, sees 
 partition field gluecat adds afterwards, and every old row still reads; gluecat's plan stays clean
 after Trino's commits.
 
-Trino starts here, for this module, with the REST project's files (the session's Trino reads the
-local Glue). Its only addition is what any machine has: AWS credentials in the environment, read
-through the AWS chain (the local S3 takes any)."""
+The catalog sits behind the tests' OAuth2 proxy (the server itself checks no credentials): gluecat
+and Trino each exchange the client secret for a token there, Trino with the secret its file names
+as `${ENV:NAME}`. Trino starts here, for this module, with the REST project's files (the session's
+Trino reads the local Glue). Its only additions are what any machine has: that secret and AWS
+credentials in its environment, the latter read through the AWS chain (the local S3 takes any)."""
 
 from __future__ import annotations
 
@@ -21,10 +23,13 @@ from pyiceberg.catalog.rest import RestCatalog
 from tests.engines.trino_server import EngineUnavailable, Trino, catalog_files
 from tests.integration.helpers import gluecat, write_project
 from tests.metastores.fixtures import LocalS3
+from tests.rest.auth_proxy import Expected, auth_proxy
 from tests.rest.rest_server import RestCatalogServer
 
 REGION = "us-east-1"
 NAMESPACE = "trino_rest"
+SECRET = "engines-client-secret"
+AUTH = "rest_auth: {type: oauth2, client_id: engines, client_secret: '${env.REST_ENGINES_SECRET}'}\n"
 EVENTS = """\
 format: iceberg
 description: Events
@@ -43,12 +48,12 @@ EVOLVED = (
 )
 
 
-def _project(root: Path, server: RestCatalogServer, s3: LocalS3) -> Path:
+def _project(root: Path, uri: str, s3: LocalS3) -> Path:
     files = {
         f"{NAMESPACE}/database.yaml": f"location: s3://{s3.bucket}/{NAMESPACE}/\n",
         f"{NAMESPACE}/tables/events.yaml": EVENTS,
     }
-    return write_project(root, s3.endpoint, files, f"backend: iceberg-rest\nrest_uri: {server.uri}\n")
+    return write_project(root, s3.endpoint, files, f"backend: iceberg-rest\nrest_uri: {uri}\n{AUTH}")
 
 
 def _printed(root: Path) -> dict[str, str]:
@@ -58,14 +63,26 @@ def _printed(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def project(rest_catalog: RestCatalogServer, rest_s3: LocalS3, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _project(tmp_path_factory.mktemp("rest-project") / "catalog", rest_catalog, rest_s3)
+def proxy(rest_catalog: RestCatalogServer) -> Iterator[tuple[str, list[str]]]:
+    """The catalog behind the OAuth2 proxy: its URI, and one line per request it saw."""
+    expected = Expected("oauth2", "engines", SECRET)
+    with pytest.MonkeyPatch.context() as patch, auth_proxy(rest_catalog.uri, expected) as seen:
+        patch.setenv("REST_ENGINES_SECRET", SECRET)  # gluecat's own environment
+        yield seen
+
+
+@pytest.fixture(scope="module")
+def project(proxy: tuple[str, list[str]], rest_s3: LocalS3, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _project(tmp_path_factory.mktemp("rest-project") / "catalog", proxy[0], rest_s3)
 
 
 @pytest.fixture(scope="module")
 def rest_trino(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Trino]:
-    credentials = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": REGION}
-    server = Trino(tmp_path_factory.mktemp("trino-rest"), _printed(project), credentials)
+    environment = {
+        "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_REGION": REGION,
+        "REST_ENGINES_SECRET": SECRET,
+    }  # fmt: skip
+    server = Trino(tmp_path_factory.mktemp("trino-rest"), _printed(project), environment)
     try:
         server.start()
     except EngineUnavailable as exc:
@@ -91,12 +108,15 @@ def _plans_clean(root: Path) -> None:
 
 
 def test_trino_reads_and_writes_what_gluecat_and_pyiceberg_made_and_sees_the_evolution(
-    project: Path, rest_trino: Trino, rest_catalog: RestCatalogServer, rest_s3: LocalS3
+    project: Path, rest_trino: Trino, rest_catalog: RestCatalogServer, rest_s3: LocalS3, proxy: tuple[str, list[str]]
 ) -> None:
     applied = gluecat("apply", str(project), "--auto-approve")
     assert applied.exit_code == 0, applied.output
     assert rest_trino.catalogs == _printed(project), "Trino runs with exactly what spark-conf prints"
-    assert "iceberg.catalog.type=rest" in rest_trino.catalogs["iceberg"].splitlines()
+    printed = rest_trino.catalogs["iceberg"].splitlines()
+    assert "iceberg.catalog.type=rest" in printed
+    assert "iceberg.rest-catalog.oauth2.credential=engines:${ENV:REST_ENGINES_SECRET}" in printed
+    assert SECRET not in rest_trino.catalogs["iceberg"]
 
     table = _client(rest_catalog, rest_s3).load_table((NAMESPACE, "events"))
     day = datetime.datetime(2024, 1, 1)
@@ -129,3 +149,6 @@ def test_trino_reads_and_writes_what_gluecat_and_pyiceberg_made_and_sees_the_evo
     )
     assert by_region == [["eu", 1]], "only the row written after the change is partitioned by region"
     _plans_clean(project)
+    _, seen = proxy
+    assert not [line for line in seen if not line.startswith("200")], "every request carried the issued token"
+    assert any(line.startswith("200 POST /v1/namespaces/trino_rest/tables/events") for line in seen), seen
