@@ -1,7 +1,8 @@
 """The same behaviours against every backend (one `catalog` fixture, a row per backend): create and
 read back, update in place, a concurrent change refused, partitions in batches, delete, import then
-a clean re-plan, per-entry refusals, an unreachable catalog. Driven through the command line and
-gluecat's public functions; each asserts what the catalog holds afterwards, read without gluecat.
+a clean re-plan, per-entry refusals, a table created meanwhile, an unreachable catalog. Driven
+through the command line and gluecat's public functions; each asserts what the catalog holds
+afterwards, read without gluecat.
 
 The tables are written as Hive tables; a backend that holds none (an Iceberg REST catalog, as its
 capabilities in gluecat's registry say) gets the same columns as Iceberg tables, the partition keys
@@ -259,3 +260,23 @@ def test_an_unreachable_catalog_is_one_line(catalog: CatalogUnderTest, tmp_path:
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1, result.output
     assert named in lines[0], lines[0]
+
+
+def test_a_table_created_meanwhile_is_named_and_a_rerun_converges(catalog: CatalogUnderTest, tmp_path: Path) -> None:
+    db = catalog.database("meanwhile")
+    project = _applied(catalog, tmp_path / "p", _files(catalog, db, customers=CUSTOMERS))
+    more = "storage: orc\ncolumns: [{name: id, type: bigint}]\n"
+    catalog.project(project, _files(catalog, db, customers=CUSTOMERS, orders=ORDERS, more=more))
+    loaded = load_project(project)
+    with connect(loaded) as connection:
+        plan = make_plan(loaded, connection, Targets(), lambda _: None)
+        # another writer creates one of the planned tables, as declared, between the plan and the apply
+        _applied(catalog, tmp_path / "other", _files(catalog, db, more=more))
+        result = apply_plan(connection, plan, _Silent())
+
+    assert [failure.address for failure in result.failures] == [f"{db}.more"], result.failures
+    assert "exist" in result.failures[0].message.lower(), result.failures
+    assert catalog.holds.tables(db) == {"customers", "orders", "more"}  # the other entries applied
+    rerun = gluecat("apply", str(project), "--auto-approve")
+    assert rerun.exit_code == ExitCode.OK, rerun.output
+    _plans_clean(project)
