@@ -3,10 +3,9 @@ the same rows through Glue before the move and through the REST catalog after it
 is a commit the re-plan stays clean after; and the rows, Trino's too, read through Glue again once
 the table moved back.
 
-Trino's Glue catalog is the file `spark-conf --format trino` prints for the Glue environment, used as
-printed. `spark-conf` prints nothing for an Iceberg REST catalog yet, so the REST catalog file here is
-written by hand (Trino's own keys: `iceberg.catalog.type=rest`, `iceberg.rest-catalog.uri`, and the
-same native S3 settings as the printed one)."""
+Trino's two catalogs are the files `spark-conf --format trino` prints for the project's Glue and REST
+environments, each used as printed (the REST one saved as `rest.properties`, so that Trino names the
+two catalogs apart)."""
 
 from __future__ import annotations
 
@@ -36,17 +35,16 @@ DB = "move_trino"
 
 @contextmanager
 def _trino(moved_project: Path, rest_catalog: RestCatalogServer, rest_s3: LocalS3, workdir: Path) -> Iterator[Trino]:
-    """Trino with the Glue catalog `spark-conf --format trino` prints for the project, and a REST one."""
-    printed = gluecat("spark-conf", str(moved_project), "--env", "glue", "--format", "trino",
-                      "--endpoint", rest_s3.endpoint)  # fmt: skip
-    assert printed.exit_code == 0, printed.output
-    catalogs = catalog_files(printed.stdout)
-    assert list(catalogs) == ["iceberg"], printed.stdout
-    s3_lines = [line for line in catalogs["iceberg"].splitlines() if line.startswith(("fs.", "s3."))]
-    catalogs["rest"] = "\n".join(
-        ["connector.name=iceberg", "iceberg.catalog.type=rest", f"iceberg.rest-catalog.uri={rest_catalog.uri}",
-         *s3_lines, ""]
-    )  # fmt: skip
+    """Trino with the Glue and the REST catalog `spark-conf --format trino` prints for the project."""
+    catalogs = {}
+    for env, name in (("glue", "iceberg"), ("rest", "rest")):
+        printed = gluecat("spark-conf", str(moved_project), "--env", env, "--format", "trino",
+                          "--endpoint", rest_s3.endpoint)  # fmt: skip
+        assert printed.exit_code == 0, printed.output
+        files = catalog_files(printed.stdout)
+        assert list(files) == ["iceberg"], printed.stdout
+        catalogs[name] = files["iceberg"]
+    assert f"iceberg.rest-catalog.uri={rest_catalog.uri}" in catalogs["rest"].splitlines()
     credentials = {"AWS_ACCESS_KEY_ID": rest_s3.access_key, "AWS_SECRET_ACCESS_KEY": rest_s3.secret_key,
                    "AWS_REGION": "us-east-1"}  # fmt: skip
     workdir.mkdir(parents=True, exist_ok=True)
