@@ -8,19 +8,26 @@ proves every action printed is needed and enough, not that its Resource scoping 
 checked too, including the requests pyiceberg (through pyarrow) and deltalake (delta-rs) sign
 themselves. `sts:GetCallerIdentity` cannot be denied, in AWS or here, so it is not removed.
 
-Each action is removed in turn and every scenario whose command needs it runs: apply on an empty
-catalog (creates), plan and import of the applied example, and apply of an edited example (updates,
-a moved and deleted partitions, a replaced table). The example declares no Lake Formation keys and no
-optimizers: their reads are optional there (import's LF reads, the optimizer read, the reads for a
-replaced table's grants), and so are import's S3 reads (the table is imported as a registration).
+Two projects: the repository's example (Hive, Iceberg and Delta tables; no Lake Formation keys, no
+optimizers, no partition indexes) and the example governed (Lake Formation administrators, LF-tags,
+tag assignments and grants, a partition index, Iceberg optimizers). Each printed action is removed in
+turn and every scenario whose command needs it (per the permissions table) runs: apply on an empty
+catalog (creates), plan and import of the applied project, import of an LF-tagged catalog, and apply
+of an edited project (updates, a moved and deleted partitions, a replaced table, an LF-tag value
+added, a key, an assignment and a grant removed, optimizers changed and deleted, an index renamed).
+Optional reads: import's optimizer, Lake Formation and S3 reads (a table whose metadata cannot be
+read is imported as a registration), and, where the YAML declares no Lake Formation key, the reads
+for a replaced table's grants.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +36,11 @@ from typing import Any
 import boto3
 import pytest
 
-from gluecat.backends.permissions import OPTIONAL, Command, needed, policy
+from gluecat.backends.permissions import Command, ProjectScope, needed, policy
 from gluecat.cli.iam_policy import project_scope
 from gluecat.project.load import load_project
 from gluecat.sandbox.server import LocalGlue
-from tests.integration.helpers import EXAMPLE, copy_example, gluecat
+from tests.integration.helpers import copy_example, gluecat
 
 USER = "ci"
 BUCKET = "example-lake"
@@ -47,7 +54,9 @@ class Lab:
     root: Path
     imported: Path
     policy: dict[str, Any]
+    governed: bool = False
     key: dict[str, str] = field(default_factory=dict)
+    written: dict[str, str] = field(default_factory=dict)  # the edited files as the project has them
 
     def client(self, service: str) -> Any:
         return boto3.client(service, endpoint_url=self.server.endpoint_url, region_name="us-east-1")
@@ -66,7 +75,7 @@ class Lab:
             result = gluecat("apply", str(self.root), "--auto-approve")
             assert result.exit_code == 0, result.output
         self.edit(edited)
-        if tagged:
+        if tagged and not self.governed:  # the governed project tags its own
             lakeformation = self.client("lakeformation")
             lakeformation.create_lf_tag(TagKey="domain", TagValues=["sales"])
             tag = {"TagKey": "domain", "TagValues": ["sales"]}
@@ -93,15 +102,20 @@ class Lab:
             if command == "import":
                 return gluecat("import", str(self.imported))
             if command == "apply":
-                return gluecat("apply", str(self.root), "--auto-approve", "--allow-destroy")
+                return gluecat("apply", str(self.root), "--auto-approve", "--allow-destroy", "--allow-revoke")
             return gluecat("plan", str(self.root))
 
     def edit(self, edited: bool) -> None:
-        """The example as committed, or with EDITS made (each a change only apply's updates make)."""
-        for relative, (before, after) in EDITS.items():
-            path = self.root / relative
-            text = path.read_text()
-            path.write_text(text.replace(before, after) if edited else text.replace(after, before))
+        """The project as written, or with EDITS made (each a change only apply's updates make)."""
+        edits = [*EDITS.items(), *(GOVERNED_EDITS.items() if self.governed else ())]
+        if not self.written:
+            self.written = {relative: (self.root / relative).read_text() for relative, _ in edits}
+        texts = dict(self.written)
+        for relative, (before, after) in edits if edited else ():
+            assert before in texts[relative], (relative, before)
+            texts[relative] = texts[relative].replace(before, after)
+        for relative, text in texts.items():
+            (self.root / relative).write_text(text)
 
 
 # file -> (text, replaced by): an updated database and table, a moved partition, fewer partitions,
@@ -114,6 +128,69 @@ EDITS = {
     "sales/tables/refunds.yaml": ("to: 2024-06-01", "to: 2024-05-01"),
     "web/tables/sessions.yaml": ("storage: avro\n", "storage: avro\npartition_keys:\n  - {name: dt, type: string}\n"),
 }
+ETL = "arn:aws:iam::123456789012:role/etl"
+ANALYST = "arn:aws:iam::123456789012:role/analyst"
+OPTIMIZER_ROLE = "arn:aws:iam::123456789012:role/glue-optimizer"
+# The example with Lake Formation keys, a partition index and optimizers: file -> text appended.
+GOVERNED = {
+    "catalog.yaml": f"""\
+data_lake_admins: [arn:aws:iam::123456789012:user/{USER}]
+lf_tags:
+  domain: [sales, web]
+  tier: [gold, restricted]
+  stage: [dev]
+tag_grants:
+  - {{principal: {ANALYST}, permissions: [SELECT, DESCRIBE], resource: table, expression: {{tier: [gold]}}}}
+""",
+    "sales/database.yaml": f"""\
+lf_tags: {{domain: sales}}
+grants:
+  - {{principal: {ETL}, permissions: [CREATE_TABLE, DESCRIBE]}}
+""",
+    "sales/tables/customers.yaml": f"""\
+lf_tags: {{tier: gold}}
+grants:
+  - {{principal: {ETL}, permissions: [ALL]}}
+  - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}
+""",
+    "sales/tables/orders.yaml": "partition_indexes:\n  - {name: by_dt, keys: [dt]}\n",
+    "lake/tables/events.yaml": f"""\
+optimizers:
+  role_arn: {OPTIMIZER_ROLE}
+  compaction: {{strategy: sort, min_input_files: 50}}
+  retention: {{snapshot_retention_days: 7, snapshots_to_retain: 3}}
+  orphan_file_deletion: {{retention_days: 5}}
+""",
+}
+# Edits only the governed project's updates make: a tag value added, a tag key and an assignment
+# removed, a grant revoked, an optimizer changed and one deleted, the partition index renamed.
+GOVERNED_EDITS = {
+    "catalog.yaml": (
+        "domain: [sales, web]\n  tier: [gold, restricted]\n  stage: [dev]\n",
+        "domain: [sales, web, app]\n  tier: [gold, restricted]\n",
+    ),
+    "sales/database.yaml": ("lf_tags: {domain: sales}\n", "lf_tags: {}\n"),
+    "sales/tables/customers.yaml": (
+        f"  - {{principal: {ANALYST}, permissions: [SELECT], columns: [customer_id]}}\n",
+        "",
+    ),
+    "sales/tables/orders.yaml": ("{name: by_dt, keys: [dt]}", "{name: by_day, keys: [dt]}"),
+    "lake/tables/events.yaml": (
+        "min_input_files: 50}\n  retention: {snapshot_retention_days: 7, snapshots_to_retain: 3}\n"
+        "  orphan_file_deletion: {retention_days: 5}\n",
+        "min_input_files: 60}\n  retention: {snapshot_retention_days: 7, snapshots_to_retain: 3}\n",
+    ),
+}
+
+
+def governed_example(root: Path) -> Path:
+    copy_example(root)
+    for relative, text in GOVERNED.items():
+        path = root / relative
+        path.write_text(path.read_text() + text)
+    return root
+
+
 # Scenario -> (the catalog before: empty, applied or applied then edited; the command run).
 SCENARIOS: dict[str, tuple[str, Command]] = {
     "create": ("empty", "apply"),
@@ -133,36 +210,64 @@ LIVE = {
     "lakeformation:ListPermissions": "update",
     "lakeformation:GetDataLakeSettings": "update",
     "lakeformation:GetResourceLFTags": "import-tagged",
+    "lakeformation:UpdateLFTag": "update",
+    "lakeformation:DeleteLFTag": "update",
+    "lakeformation:RemoveLFTagsFromResource": "update",
+    "glue:DeletePartitionIndex": "update",
+    "glue:GetTableOptimizer": "update",
+    "glue:UpdateTableOptimizer": "update",
+    "glue:DeleteTableOptimizer": "update",
 }
-# What apply reads only once the catalog holds something (an empty one has no tables to list).
-READ_ONLY_WHEN_LIVE = {"glue:GetTables", "glue:GetPartitions"}
+# What apply calls only once the catalog holds something (an empty one has no tables to list).
+ONLY_ON_A_LIVE_CATALOG = {
+    "glue:GetTables",
+    "glue:GetPartitions",
+    "glue:GetPartitionIndexes",
+    "glue:CreatePartitionIndex",  # a new table's indexes come with its CreateTable
+    "glue:BatchGetTableOptimizer",
+    "lakeformation:BatchRevokePermissions",
+}
 UNDENIABLE = {"sts:GetCallerIdentity": "AWS answers it whatever a policy says"}
 
 
-def example_policy() -> dict[str, Any]:
-    return policy(project_scope(load_project(EXAMPLE)), ("plan", "apply", "import"))
+PROJECTS = {"example": copy_example, "governed": governed_example}
 
 
-def scenarios_needing(action: str) -> list[str]:
-    """The scenarios whose command calls `action` on the example, from the permissions table: apply's
-    writes on the empty catalog, its reads of tables and partitions and its live calls on the edited one."""
-    scope = project_scope(load_project(EXAMPLE))
+@functools.cache
+def scope_of(project: str) -> ProjectScope:
+    with tempfile.TemporaryDirectory() as folder:
+        return project_scope(load_project(PROJECTS[project](Path(folder) / project)))
+
+
+def printed_actions(project: str) -> set[str]:
+    document = policy(scope_of(project), ("plan", "apply", "import"))
+    return {a for s in document["Statement"] for a in s["Action"]}  # type: ignore[union-attr]
+
+
+def scenarios_needing(project: str, action: str) -> list[str]:
+    """The scenarios whose command calls `action` on the project, from the permissions table: apply's
+    writes on the empty catalog, its reads of what is there and its live calls on the edited one."""
     found = []
     for name, (_, command) in SCENARIOS.items():
-        features = scope.features | ({"lake_files"} if command == "import" else set())
+        features = scope_of(project).features | ({"lake_files"} if command == "import" else set())
         rows = [row for row in needed(command, features) if row.action == action]
         if not rows:
             continue
         if rows[0].live:
             found += [name] if LIVE.get(action) == name else []
         elif command == "apply":
-            found += [name] if (name == "update") == (action in READ_ONLY_WHEN_LIVE) else []
+            found += [name] if (name == "update") == (action in ONLY_ON_A_LIVE_CATALOG) else []
         elif name in ("plan", "import"):
             found.append(name)
     return found
 
 
-ACTIONS = sorted({a for s in example_policy()["Statement"] for a in s["Action"]} - set(UNDENIABLE))
+def optional(project: str, command: Command, action: str) -> bool:
+    features = scope_of(project).features | ({"lake_files"} if command == "import" else set())
+    return any(row.optional for row in needed(command, features) if row.action == action)
+
+
+CASES = [(p, a) for p in PROJECTS for a in sorted(printed_actions(p) - set(UNDENIABLE))]
 
 
 def less(policy: dict[str, Any], action: str | None) -> dict[str, Any]:
@@ -171,21 +276,37 @@ def less(policy: dict[str, Any], action: str | None) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def lab(glue_server: LocalGlue, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
-    base = tmp_path_factory.mktemp("least-privilege")
-    root = copy_example(base / "example")
-    catalog = (root / "catalog.yaml").read_text().replace("sandbox: true", f"endpoint_url: {glue_server.endpoint_url}")
-    (root / "catalog.yaml").write_text(catalog)
-    imported = base / "imported"
-    imported.mkdir()
-    printed = gluecat("iam-policy", str(root))
-    assert printed.exit_code == 0, printed.output
-    yield Lab(glue_server, root, imported, json.loads(printed.stdout))
+def labs(glue_server: LocalGlue, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], Lab]]:
+    """Each project's lab, made when a test first asks for it; they share the local Glue."""
+    made: dict[str, Lab] = {}
+
+    def lab_of(project: str) -> Lab:
+        if project not in made:
+            base = tmp_path_factory.mktemp(project)
+            root = PROJECTS[project](base / "project")
+            catalog = (root / "catalog.yaml").read_text()
+            (root / "catalog.yaml").write_text(
+                catalog.replace("sandbox: true", f"endpoint_url: {glue_server.endpoint_url}")
+            )
+            (base / "imported").mkdir()
+            printed = gluecat("iam-policy", str(root))
+            assert printed.exit_code == 0, printed.output
+            made[project] = Lab(glue_server, root, base / "imported", json.loads(printed.stdout), project == "governed")
+        return made[project]
+
+    yield lab_of
     glue_server.check_iam(float("inf"))
     glue_server.reset()
 
 
-def test_the_printed_policy_is_enough_for_plan_apply_and_import(lab: Lab) -> None:
+@pytest.fixture
+def lab(labs: Callable[[str], Lab]) -> Lab:
+    return labs("example")
+
+
+@pytest.mark.parametrize("project", PROJECTS)
+def test_the_printed_policy_is_enough_for_plan_apply_and_import(labs: Callable[[str], Lab], project: str) -> None:
+    lab = labs(project)
     for scenario, (before, command) in SCENARIOS.items():
         lab.arrange(applied=before != "empty", edited=before == "edited", tagged=before == "tagged")
         result = lab.run(command)
@@ -202,20 +323,22 @@ def user_keys(lab: Lab) -> dict[str, str]:
 
 
 def test_every_action_printed_is_needed_by_a_scenario_or_cannot_be_denied() -> None:
-    printed = {a for s in example_policy()["Statement"] for a in s["Action"]}
-    assert printed - set(UNDENIABLE) == set(ACTIONS)
-    assert all(scenarios_needing(action) for action in ACTIONS), [a for a in ACTIONS if not scenarios_needing(a)]
+    unexercised = [(project, action) for project, action in CASES if not scenarios_needing(project, action)]
+    assert unexercised == []
 
 
-@pytest.mark.parametrize("action", ACTIONS)
-def test_without_one_action_the_command_needing_it_says_so_in_one_line(lab: Lab, action: str) -> None:
-    for scenario in scenarios_needing(action):
+@pytest.mark.parametrize(("project", "action"), CASES)
+def test_without_one_action_the_command_needing_it_says_so_in_one_line(
+    labs: Callable[[str], Lab], project: str, action: str
+) -> None:
+    lab = labs(project)
+    for scenario in scenarios_needing(project, action):
         before, command = SCENARIOS[scenario]
         lab.arrange(applied=before != "empty", without=action, edited=before == "edited", tagged=before == "tagged")
         result = lab.run(command)
         naming = [line for line in result.output.splitlines() if action in line]
         assert len(naming) == 1, (scenario, result.output)
-        if (action, command) in OPTIONAL:
+        if optional(project, command, action):
             assert result.exit_code == 0, (scenario, result.output)
             assert naming[0].startswith(("warning", "note: warning")), (scenario, naming)
         else:
