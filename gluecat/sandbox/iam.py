@@ -74,17 +74,23 @@ class IamGate:
         refusal = _refusal(access_key, region, action)
         if refusal is None:
             return self.app(environ, start_response)
-        status, headers, body = _denial(service, refusal)
+        status, headers, body = _denial(service, *refusal)
         start_response(status, [*headers, ("Content-Length", str(len(body)))])
         return [body]
 
     def _reset(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         """moto's own hook: the number of calls still free; 0 checks every call from now on."""
-        raw = _body(environ).decode().strip()
+        raw = _body(environ).decode(errors="replace").strip()
+        try:
+            free_calls = float(raw) if raw else float("inf")
+        except ValueError:
+            body = b'{"Error": "POST the number of calls left free, e.g. 0"}'
+            start_response(
+                "400 Bad Request", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
+            )
+            return [body]
         with self._lock:
-            previous = self.free_calls
-            self.free_calls = float(raw) if raw else float("inf")
-            self.made = 0
+            previous, self.free_calls, self.made = self.free_calls, free_calls, 0
         body = json.dumps({"status": "ok", "PREVIOUS_INITIAL_NO_AUTH_ACTION_COUNT": str(previous)}).encode()
         start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
         return [body]
@@ -144,8 +150,9 @@ def _body(environ: dict[str, Any]) -> bytes:
     return body
 
 
-def _refusal(access_key: str, region: str, action: str) -> str | None:
-    """Why the key's user may not call `action`, or None when a policy allows it."""
+def _refusal(access_key: str, region: str, action: str) -> tuple[bool, str] | None:
+    """Why the key's user may not call `action` (and whether the key is unknown), or None when a
+    policy allows it."""
     if action in ALWAYS_ALLOWED:
         return None
     from moto.iam.models import get_account_id_from, iam_backends
@@ -155,16 +162,16 @@ def _refusal(access_key: str, region: str, action: str) -> str | None:
     backend = iam_backends[account][get_partition(region)]
     user = next((u for u in backend.users.values() for k in u.access_keys if k.access_key_id == access_key), None)
     if user is None:
-        return "The security token included in the request is invalid."
+        return True, "The security token included in the request is invalid."
     allowed = False
     for document in _documents(backend, user):
         for statement in _statements(document):
             if not any(_matches(pattern, action) for pattern in _listed(statement.get("Action"))):
                 continue
             if statement.get("Effect") == "Deny":
-                return f"User: {user.arn} is not authorized to perform: {action} with an explicit deny"
+                return False, f"User: {user.arn} is not authorized to perform: {action} with an explicit deny"
             allowed = True
-    return None if allowed else f"User: {user.arn} is not authorized to perform: {action}"
+    return None if allowed else (False, f"User: {user.arn} is not authorized to perform: {action}")
 
 
 def _documents(backend: Any, user: Any) -> list[Any]:
@@ -194,26 +201,20 @@ def _matches(pattern: str, action: str) -> bool:
     return re.fullmatch(expression, action, re.IGNORECASE) is not None
 
 
-def _denial(service: str, message: str) -> tuple[str, list[tuple[str, str]], bytes]:
-    """AWS's refusal in the service's own protocol: JSON for Glue and Lake Formation, XML otherwise."""
+def _denial(service: str, unknown_key: bool, message: str) -> tuple[str, list[tuple[str, str]], bytes]:
+    """AWS's refusal in the service's own protocol: JSON for Glue and Lake Formation, XML otherwise;
+    a key the local IAM does not know is refused as AWS refuses one, not as a missing permission."""
     if service in ("glue", "lakeformation"):
-        code = "AccessDeniedException"
+        code = "UnrecognizedClientException" if unknown_key else "AccessDeniedException"
         body = json.dumps({"__type": code, "Message": message}).encode()
-        return (
-            "400 Bad Request" if service == "glue" else "403 Forbidden",
-            [
-                ("Content-Type", "application/x-amz-json-1.1"),
-                ("x-amzn-ErrorType", code),
-            ],
-            body,
-        )
+        status = "403 Forbidden" if service == "lakeformation" and not unknown_key else "400 Bad Request"
+        return status, [("Content-Type", "application/x-amz-json-1.1"), ("x-amzn-ErrorType", code)], body
     escaped = message.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     if service == "s3":
-        xml = f"<?xml version='1.0' encoding='UTF-8'?><Error><Code>AccessDenied</Code><Message>{escaped}</Message>"
-        xml += "</Error>"
+        code = "InvalidAccessKeyId" if unknown_key else "AccessDenied"
+        xml = f"<?xml version='1.0' encoding='UTF-8'?><Error><Code>{code}</Code><Message>{escaped}</Message></Error>"
     else:
-        xml = (
-            "<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code>"
-            f"<Message>{escaped}</Message></Error></ErrorResponse>"
-        )
+        code = "InvalidClientTokenId" if unknown_key else "AccessDenied"
+        xml = f"<ErrorResponse><Error><Type>Sender</Type><Code>{code}</Code><Message>{escaped}</Message></Error>"
+        xml += "</ErrorResponse>"
     return "403 Forbidden", [("Content-Type", "text/xml")], xml.encode()

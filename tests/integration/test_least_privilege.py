@@ -356,3 +356,26 @@ def test_import_without_the_optimizer_read_warns_once_and_exits_0(lab: Lab) -> N
         " credentials lack glue:BatchGetTableOptimizer; grant it (`gluecat iam-policy` prints what each command needs)"
     ]
     assert (lab.imported / "lake" / "tables" / "events.yaml").is_file()
+
+
+def test_a_local_glue_started_with_initial_no_auth_action_count_checks_after_that_many_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("INITIAL_NO_AUTH_ACTION_COUNT", "4")
+    with LocalGlue() as server:
+        iam = boto3.client("iam", endpoint_url=server.endpoint_url, region_name="us-east-1")
+        iam.create_user(UserName=USER)
+        document = {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "glue:Get*", "Resource": "*"}]}
+        iam.put_user_policy(UserName=USER, PolicyName="reads", PolicyDocument=json.dumps(document))
+        key = iam.create_access_key(UserName=USER)["AccessKey"]
+        setup = boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1")
+        setup.create_database(DatabaseInput={"Name": "sales"})  # the fourth call: still free
+        keys = {"aws_access_key_id": key["AccessKeyId"], "aws_secret_access_key": key["SecretAccessKey"]}
+        glue = boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1", **keys)
+        assert [d["Name"] for d in glue.get_databases()["DatabaseList"]] == ["sales"]
+        with pytest.raises(glue.exceptions.AccessDeniedException, match="glue:DeleteDatabase"):
+            glue.delete_database(Name="sales")
+        with pytest.raises(setup.exceptions.ClientError, match="UnrecognizedClientException"):
+            setup.get_databases()  # a key the local IAM does not know
+        server.check_iam(float("inf"))
+        setup.delete_database(Name="sales")
