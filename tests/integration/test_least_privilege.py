@@ -307,6 +307,7 @@ def lab(labs: Callable[[str], Lab]) -> Lab:
 @pytest.mark.parametrize("project", PROJECTS)
 def test_the_printed_policy_is_enough_for_plan_apply_and_import(labs: Callable[[str], Lab], project: str) -> None:
     lab = labs(project)
+    assert {a for s in lab.policy["Statement"] for a in s["Action"]} == printed_actions(project)
     for scenario, (before, command) in SCENARIOS.items():
         lab.arrange(applied=before != "empty", edited=before == "edited", tagged=before == "tagged")
         result = lab.run(command)
