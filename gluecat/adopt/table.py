@@ -36,6 +36,8 @@ EXPECTED_PARTITIONS = 10_000  # unknown before reading: enough parallel segments
 UNMODELLED = (ValidationError, KeyError, TypeError, ValueError)
 MODEL_ERRORS = (*UNMODELLED, GluecatError)
 
+REGISTRATION = "imported as a registration"  # what a table whose format cannot be read becomes
+
 
 class NotModelled(GluecatError):
     """The table's own definition (Iceberg metadata, Delta log) cannot be read, or Glue holds it in
@@ -55,10 +57,10 @@ def adopt_table(
     try:
         adopted = Adopted(_as_modelled(connection, database, live, ignore, with_partitions))
     except NotModelled as exc:
-        adopted = Adopted(registration(live, str(exc)), [f"imported as a registration: {exc}"])
+        adopted = Adopted(registration(live, str(exc)), [f"{REGISTRATION}: {exc}"])
     except UNMODELLED as exc:
         reason = f"gluecat cannot model it ({reason_of(exc)})"
-        adopted = Adopted(registration(live, reason), [f"imported as a registration: {reason}"])
+        adopted = Adopted(registration(live, reason), [f"{REGISTRATION}: {reason}"])
     if with_partitions and _projected(adopted.data):
         adopted.notes.append(
             "left `partitions` out: the table uses partition projection, so Athena ignores registered"

@@ -115,8 +115,9 @@ def apply_access(
     with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:  # one call per resource and key: in parallel
         list(pool.map(lambda c: step(c, lambda: _assign(client, c)), assignments))
     for kind in ("grant", "revoke"):
-        if not stop.is_set():
-            _batched(client, grants, kind, failed)
+        refused = None if stop.is_set() else _batched(client, grants, kind, failed)
+        if refused is not None:
+            result.gave_up(refused, stop)
     for change in tags:
         step(change, lambda c=change: _remove_values(client, c))  # type: ignore[misc]
     for change in changes:
@@ -152,7 +153,8 @@ def _assign(client: LakeFormation, change: Change) -> None:
         client.add_tags(desired["resource"], {desired["key"]: desired["value"]})
 
 
-def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dict[str, str]) -> None:
+def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dict[str, str]) -> GluecatError | None:
+    """Grant (or revoke) in batches; a call that failed whole is returned, after failing its changes."""
     entries: list[dict[str, Any]] = []
     owners: dict[str, str] = {}
     for change in grants:
@@ -161,15 +163,16 @@ def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dic
             owners[entry_id] = change.address
             entries.append({**entry, "Id": entry_id})
     if not entries:
-        return
+        return None
     send = client.batch_grant if kind == "grant" else client.batch_revoke
     try:
         failures = send(entries)
     except GluecatError as exc:
         for address in set(owners.values()):
             failed.setdefault(address, str(exc))
-        return
+        return exc
     for failure in failures:
         owner = owners.get(failure.id)
         if owner:
             failed.setdefault(owner, f"{kind} refused: {failure.code}: {failure.message}")
+    return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import traceback
 
+from gluecat.backends.denied import engine_denied
 from gluecat.errors import LiveStateError
 from gluecat.secrets.redact import scrub
 
@@ -28,6 +29,9 @@ def engine_failure(exc: Exception, address: str) -> LiveStateError | None:
     library = _raised_in(exc)
     if library is None:
         return None
+    refused = engine_denied(exc)  # a permission the library's call lacked: named as gluecat names it
+    if refused is not None:
+        return refused
     text = " ".join(str(exc).split()) or type(exc).__name__
     if len(text) > MESSAGE_CHARS:
         text = text[:MESSAGE_CHARS] + "…"

@@ -25,7 +25,7 @@ from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges, PartitionWrite, Plan
 from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
-from gluecat.errors import ConflictError, GluecatError, PlanError, UnreachableError
+from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.kinds.glue_diff import ABSENT, version_of
 
 TABLE_WORKERS = 8
@@ -48,11 +48,16 @@ class ApplyResult:
     failures: list[Failure] = field(default_factory=list)
     interrupted: bool = False
     unreachable: bool = False  # Glue stopped answering: apply stopped sending
+    denied: set[str] = field(default_factory=set)  # IAM actions AWS refused: apply stopped sending
 
     def gave_up(self, exc: GluecatError, stop: threading.Event) -> None:
-        """Once Glue does not answer at all, no further call is made (each would wait out its retries)."""
+        """Once Glue does not answer at all, no further call is made (each would wait out its retries);
+        nor once a permission is missing (the policy needs fixing, and the rest would be refused too)."""
         if isinstance(exc, UnreachableError):
             self.unreachable = True
+            stop.set()
+        if isinstance(exc, AccessDeniedError):
+            self.denied.add(exc.action)
             stop.set()
 
     @property
@@ -160,7 +165,8 @@ def apply_plan(
 
         apply_access(connection.lakeformation, access, result, progress, stop)
     # A signal that came once every step had been attempted interrupted nothing.
-    result.interrupted = stop.is_set() and not result.unreachable and progress.units < work_units(plan)
+    stopped = result.unreachable or result.denied
+    result.interrupted = stop.is_set() and not stopped and progress.units < work_units(plan)
     return result
 
 
@@ -241,17 +247,14 @@ def _attempt(
         result.failures.append(Failure(address, f"{exc}; it was not overwritten — run plan again"))
         progress.note(f"conflict {address}")
         return False
-    except GluecatError as exc:
-        result.failures.append(Failure(address, str(exc)))
-        progress.note(f"failed {address}: {exc}")
-        result.gave_up(exc, stop)
-        return False
-    except Exception as exc:  # an engine library's own error: this table's failure, not the apply's end
-        failure = engine_failure(exc, address)
+    except Exception as exc:  # gluecat's, or an engine library's own error: this table's failure, not the apply's end
+        failure = exc if isinstance(exc, GluecatError) else engine_failure(exc, address)
         if failure is None:
             raise
         result.failures.append(Failure(address, str(failure)))
-        progress.note(f"failed {address}: {failure}")
+        if not isinstance(failure, AccessDeniedError):  # a denial is reported once, at the end
+            progress.note(f"failed {address}: {failure}")
+        result.gave_up(failure, stop)
         return False
     finally:
         progress.advance(1)

@@ -12,6 +12,7 @@ from deltalake.exceptions import DeltaError
 
 from gluecat.backends.aws import Session, delta_timeouts, region_of
 from gluecat.backends.delta_types import delta_fields, delta_schema, type_text
+from gluecat.backends.denied import live_error
 from gluecat.backends.glue import static_credentials
 from gluecat.errors import LiveStateError
 from gluecat.model import Column
@@ -72,7 +73,7 @@ class DeltaTables:
             metadata = table.metadata()
             fields = table.schema().fields
         except (DeltaError, OSError) as exc:
-            raise LiveStateError(f"cannot read the Delta log at {uri}: {one_line(str(exc))}") from exc
+            raise live_error(exc, f"cannot read the Delta log at {uri}: {one_line(str(exc))}") from exc
         return DeltaLog(
             columns={f.name: type_text(f.type) for f in fields},
             partition_columns=list(metadata.partition_columns),
@@ -99,7 +100,7 @@ class DeltaTables:
                 storage_options=self.options,
             )
         except (DeltaError, OSError, ValueError) as exc:
-            raise LiveStateError(f"cannot create the Delta table at {uri}: {one_line(str(exc))}") from exc
+            raise live_error(exc, f"cannot create the Delta table at {uri}: {one_line(str(exc))}") from exc
 
     def alter(self, uri: str, ops: dict[str, Any]) -> None:
         with rust_panics_as(f"cannot change the Delta table at {uri}"):
@@ -115,4 +116,4 @@ class DeltaTables:
             if ops.get("description") is not None:
                 table.alter.set_table_description(ops["description"])
         except (DeltaError, OSError, ValueError) as exc:
-            raise LiveStateError(f"cannot change the Delta table at {uri}: {one_line(str(exc))}") from exc
+            raise live_error(exc, f"cannot change the Delta table at {uri}: {one_line(str(exc))}") from exc

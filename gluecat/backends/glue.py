@@ -19,7 +19,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from gluecat.backends import aws, lean_json
 from gluecat.backends.base import EntryError
 from gluecat.backends.denied import denied
-from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
+from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
 
 BATCH_CREATE = 100
@@ -321,7 +321,7 @@ class Glue:
                     try:
                         failed.extend(_entry_errors(future.result()))
                     except LiveStateError as exc:
-                        if isinstance(exc, UnreachableError):
+                        if isinstance(exc, (UnreachableError, AccessDeniedError)):
                             fatal, sending = fatal or exc, False  # every later batch would fail too
                             continue
                         failed.extend(EntryError(_entry_values(e), "BatchFailed", str(exc)) for e in batch)

@@ -22,6 +22,7 @@ from pyiceberg.transforms import parse_transform
 
 from gluecat.backends import aws
 from gluecat.backends.aws import Session, iceberg_s3_timeouts
+from gluecat.backends.denied import live_error
 from gluecat.backends.glue import static_credentials
 from gluecat.backends.iceberg_files import latest_metadata
 from gluecat.backends.iceberg_meta import FORMAT_VERSION, Op, fingerprint
@@ -98,7 +99,7 @@ class IcebergTables:
         try:
             self.catalog.register_table(self.identifier(database, name), metadata_location)
         except Exception as exc:
-            raise LiveStateError(f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
+            raise live_error(exc, f"{database}.{name}: cannot register {metadata_location}: {exc}") from exc
 
     def read_metadata(self, metadata_location: str) -> TableMetadata:
         """The current metadata straight from its file: no Glue call (GetTables gave the location).
@@ -114,7 +115,7 @@ class IcebergTables:
             io = load_file_io(self.properties, metadata_location)
             return FromInputFile.table_metadata(io.new_input(metadata_location))
         except Exception as exc:
-            raise LiveStateError(f"cannot read Iceberg metadata {metadata_location}: {exc}") from exc
+            raise live_error(exc, f"cannot read Iceberg metadata {metadata_location}: {exc}") from exc
 
     def create(self, database: str, name: str, desired: dict[str, Any]) -> None:
         found = self.existing_metadata(desired["location"])
@@ -142,7 +143,7 @@ class IcebergTables:
         except CommitFailedException as exc:
             raise ConflictError(f"{database}.{name}: Iceberg commit failed: {exc}") from exc
         except Exception as exc:
-            raise LiveStateError(f"{database}.{name}: cannot create the Iceberg table: {exc}") from exc
+            raise live_error(exc, f"{database}.{name}: cannot create the Iceberg table: {exc}") from exc
 
     def fingerprint(self, database: str, name: str) -> str | None:
         try:
@@ -150,7 +151,7 @@ class IcebergTables:
         except NoSuchTableError:
             return None
         except Exception as exc:  # Glue or S3 failing under pyiceberg's read
-            raise LiveStateError(f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
+            raise live_error(exc, f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
 
     def update(self, database: str, name: str, ops: list[Op], expected: str | None) -> None:
         """One Iceberg transaction on the current metadata, if its schema/spec/properties are as planned."""
@@ -160,7 +161,7 @@ class IcebergTables:
         try:
             table = self._load(database, name)
         except Exception as exc:  # Glue or S3 failing under pyiceberg's read
-            raise LiveStateError(f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
+            raise live_error(exc, f"{database}.{name}: cannot read the Iceberg table: {exc}") from exc
         if expected and fingerprint(table.metadata) != expected:
             raise ConflictError(f"{database}.{name}: its Iceberg schema, spec or properties changed since the plan")
         if table.metadata.format_version > SUPPORTED_TABLE_FORMAT_VERSION:
@@ -177,7 +178,7 @@ class IcebergTables:
         except (ValueError, NotImplementedError) as exc:
             raise LiveStateError(f"{database}.{name}: Iceberg refused the change: {exc}") from exc
         except Exception as exc:  # a denied S3 write, a 500 from UpdateTable after its retries
-            raise LiveStateError(f"{database}.{name}: cannot commit the Iceberg change: {exc}") from exc
+            raise live_error(exc, f"{database}.{name}: cannot commit the Iceberg change: {exc}") from exc
 
     def _load(self, database: str, name: str) -> Table:
         return self.catalog.load_table(self.identifier(database, name))

@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from gluecat.backends.denied import live_error
 from gluecat.errors import LiveStateError
 
 _METADATA_FILE = re.compile(r"^v?(\d+)(?:-[^/]*)?\.metadata\.json$")
@@ -34,7 +35,7 @@ def latest_metadata(s3: Any, location: str) -> str | None:
     except ClientError as exc:
         if exc.response.get("Error", {}).get("Code") in ("NoSuchBucket", "404"):
             return None
-        raise LiveStateError(f"cannot list {location}/metadata/: {exc}") from exc
+        raise live_error(exc, f"cannot list {location}/metadata/: {exc}", "s3") from exc
     except BotoCoreError as exc:
         raise LiveStateError(f"cannot list {location}/metadata/: {exc}") from exc
     return f"{parsed.scheme}://{parsed.netloc}/{newest[2]}" if newest else None

@@ -17,7 +17,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from gluecat.backends import aws, lean_json
 from gluecat.backends.aws import Session
 from gluecat.backends.denied import denied
-from gluecat.errors import GluecatError, LiveStateError, UnreachableError
+from gluecat.errors import AccessDeniedError, GluecatError, LiveStateError, UnreachableError
 
 BATCH_PERMISSIONS = 20
 TAG_VALUES_PER_CALL = 50
@@ -157,7 +157,7 @@ class LakeFormation:
         for chunk in aws.chunks(list(entries), BATCH_PERMISSIONS):
             try:
                 answer = self._call(operation, Entries=list(chunk))
-            except UnreachableError:
+            except (UnreachableError, AccessDeniedError):  # every later call would fail too
                 raise
             except GluecatError as exc:
                 failures.extend(EntryFailure(e["Id"], "CallFailed", str(exc)) for e in chunk)

@@ -61,6 +61,9 @@ class TableOptimizers:
             try:
                 self._catalog_id = _ACCOUNTS[self._glue] = str(sts.get_caller_identity()["Account"])
             except ClientError as exc:
+                refused = denied(exc, "sts")
+                if refused is not None:
+                    raise refused from exc
                 raise LiveStateError(f"cannot tell which account's catalog this is: {aws.explain(exc) or exc}") from exc
             except BotoCoreError as exc:
                 raise UnreachableError(f"cannot reach STS: {aws.explain(exc)}") from exc

@@ -75,8 +75,18 @@ NEEDS: tuple[Need, ...] = (
     Need("glue:CreateTableOptimizer", ("apply",), "optimizers", why="create optimizers"),
     Need("glue:UpdateTableOptimizer", ("apply",), "optimizers", live=True, why="update optimizers"),
     Need("glue:DeleteTableOptimizer", ("apply",), "optimizers", live=True, why="delete optimizers"),
-    Need("s3:ListBucket", ALL, "lake_files", "lake_bucket", why="find Iceberg metadata and Delta logs"),
-    Need("s3:GetObject", ALL, "lake_files", "lake_objects", why="read Iceberg metadata and Delta logs"),
+    Need("s3:ListBucket", PLAN_APPLY, "lake_files", "lake_bucket", why="find Iceberg metadata and Delta logs"),
+    Need("s3:GetObject", PLAN_APPLY, "lake_files", "lake_objects", why="read Iceberg metadata and Delta logs"),
+    # Denied on import, a table whose metadata cannot be read is imported as a registration.
+    Need("s3:ListBucket", ("import",), "lake_files", "lake_bucket", optional=True, why="find Delta logs"),
+    Need(
+        "s3:GetObject",
+        ("import",),
+        "lake_files",
+        "lake_objects",
+        optional=True,
+        why="read Iceberg metadata and Delta logs",
+    ),
     Need("s3:PutObject", ("apply",), "lake_files", "lake_objects", why="write Iceberg metadata and Delta logs"),
     # Lake Formation: what the YAML declares; import reads it all, and goes on without it.
     Need("lakeformation:GetDataLakeSettings", ("import",), scope="any", optional=True, why="administrators"),

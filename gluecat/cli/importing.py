@@ -9,8 +9,10 @@ from rich.markup import escape
 from gluecat.adopt.access import add_catalog_keys
 from gluecat.adopt.catalog import HEADER, Files, ImportResult, Selection, import_catalog
 from gluecat.adopt.refs import References, Secret
+from gluecat.adopt.table import REGISTRATION
 from gluecat.adopt.yamlout import dump
 from gluecat.backends.connect import connect_to
+from gluecat.backends.denied import DENIED, DENIED_PREFIX, denial_message
 from gluecat.cli import progress
 from gluecat.cli.output import stderr, stdout
 from gluecat.errors import ExitCode, GluecatError
@@ -53,14 +55,43 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
         stderr.print(f"[yellow]kept[/] {escape(str(kept.path))}: {escape(kept.why)}; pass --force to overwrite it")
     for overwritten in [] if dry_run else result.overwritten:
         stderr.print(f"[yellow]overwrote[/] {escape(str(overwritten.path))}: {escape(overwritten.why)}")
-    for note in result.notes:
+    for note in _grouped_notes(result.notes):
         stderr.print(f"[yellow]warning[/] {escape(note)}")
-    for failure in result.failed:
-        stderr.print(f"[red]not imported[/] {escape(str(failure))}")
+    for failure in _grouped(result.failed):
+        stderr.print(f"[red]not imported[/] {escape(failure)}")
     _list_secrets(references.secrets)
     for line in summary(result, catalog_written, dry_run):
         stdout.print(line, markup=False)
     return ExitCode.ERROR if result.failed or result.kept else ExitCode.OK
+
+
+def _grouped(failures: list[str]) -> list[str]:
+    """One line per failure, but the tables one missing permission kept out share one line naming it."""
+    lines: list[str] = []
+    by_denial: dict[str, list[str]] = {}
+    for failure in failures:
+        address, _, reason = failure.partition(": ")
+        if reason.startswith(DENIED_PREFIX):
+            by_denial.setdefault(reason, []).append(address)
+        else:
+            lines.append(failure)
+    return [f"{', '.join(addresses)}: {reason}" for reason, addresses in by_denial.items()] + lines
+
+
+def _grouped_notes(notes: list[str]) -> list[str]:
+    """The tables imported as registrations for want of one permission (their metadata's S3 reads)
+    share one warning naming it."""
+    lines: list[str] = []
+    by_action: dict[str, list[str]] = {}
+    for note in notes:
+        address, _, rest = note.partition(": ")
+        denial = DENIED.search(rest)
+        if rest.startswith(REGISTRATION) and denial:
+            by_action.setdefault(denial.group(1), []).append(address)
+        else:
+            lines.append(note)
+    grouped = [f"{', '.join(tables)}: {REGISTRATION}s: {denial_message(a)}" for a, tables in by_action.items()]
+    return grouped + lines
 
 
 def _list_outcomes(result: ImportResult, new_catalog: Path | None) -> None:

@@ -12,6 +12,7 @@ import typer
 from gluecat.apply.access import refuse_revocation
 from gluecat.apply.run import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
 from gluecat.backends.connect import Connection, connect
+from gluecat.backends.denied import denial_message
 from gluecat.changes.model import Plan
 from gluecat.cli import progress
 from gluecat.cli.interrupt import stop_on_signals
@@ -167,8 +168,25 @@ def failure_lines(failures: list[Failure]) -> list[str]:
     return lines
 
 
+# What a failed table leaves undone: said by the failure itself.
+_CONSEQUENCES = ("partitions skipped: table failed", "skipped: its table failed", "skipped: its database failed")
+
+
 def report_apply(result: ApplyResult) -> int:
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
+    if result.denied:  # one line per missing permission; what it left undone is in the counts
+        for action in sorted(result.denied):
+            stderr.print(f"error: {denial_message(action)}", markup=False, style="red")
+        said = [denial_message(action) for action in result.denied]
+        others = [
+            f
+            for f in result.failures
+            if f.message not in _CONSEQUENCES and not any(message in f.message for message in said)
+        ]
+        for line in failure_lines(others):
+            stderr.print(redact.scrub(line), markup=False, style="red")
+        stdout.print(f"Stopped: a permission is missing ({done}); grant it, then re-run apply.", markup=False)
+        return ExitCode.ERROR
     for line in failure_lines(result.failures):
         stderr.print(redact.scrub(line), markup=False, style="red")
     if result.interrupted:

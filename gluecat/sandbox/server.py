@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Any
 
 from gluecat.errors import ExitCode, LiveStateError
-from gluecat.sandbox import collector, fast_partitions, lakeformation
+from gluecat.sandbox import collector, fast_partitions, iam, lakeformation
 from gluecat.sandbox import optimizers as table_optimizers
 from gluecat.sandbox.strict import CONTROL_PREFIX, StrictGlue, StrictOptions
 from gluecat.sandbox.tracking import SAVE_PATH
@@ -126,6 +126,14 @@ class LocalGlue:
         self._post("/moto-api/reset")
         self.reset_counts()
 
+    def check_iam(self, free_calls: float = 0) -> None:
+        """Check callers' IAM actions after `free_calls` more calls (inf: never), as moto's reset-auth."""
+        request = urllib.request.Request(
+            f"{self.endpoint_url}{iam.RESET_AUTH_PATH}", data=str(free_calls).encode(), method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            response.read()
+
     def reset_counts(self) -> None:
         self._post(f"{CONTROL_PREFIX}/reset-counts")
 
@@ -216,7 +224,8 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     )
     if state is not None:
         lakeformation.restore(lake, state)
-    strict = lake
+    # IAM actions, checked on each request as the client sent it (gluecat/sandbox/iam.py).
+    strict = iam.IamGate(lake, free_calls=iam.take_over_moto_setting())
     collector.freeze_what_survives()
     try:
         with contextlib.redirect_stderr(io.StringIO()):  # werkzeug's own two lines about it, then exit
