@@ -13,14 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from gluecat.access.meaning import GrantState, collapsed, live_grants
 from gluecat.backends import lakeformation as lf
 from gluecat.errors import GluecatError
 from gluecat.model.lakeformation import IAM_ALLOWED_PRINCIPALS
-from gluecat.secrets.files import write_inside
 
 Shape = dict[str, Any]
 
@@ -32,6 +30,7 @@ class AdoptedAccess:
     tag_grants: list[Shape] = field(default_factory=list)
     databases: dict[str, Shape] = field(default_factory=dict)
     tables: dict[tuple[str, str], Shape] = field(default_factory=dict)
+    read: bool = False  # Lake Formation was read (a catalog with none, or unreadable: False)
 
     def catalog_keys(self) -> Shape:
         """What catalog.yaml holds of Lake Formation (nothing when it has none)."""
@@ -68,6 +67,7 @@ def adopt_access(
     except GluecatError as exc:
         note(f"Lake Formation was not imported (its tags and grants are left out): {exc}")
         return AdoptedAccess()
+    adopted.read = True
     return adopted
 
 
@@ -126,20 +126,6 @@ def _grant(principal: str, resource: tuple[Any, ...], state: GrantState) -> Shap
 
 def _pairs(pairs: Any) -> dict[str, str]:
     return {str(p["TagKey"]): str(p["TagValues"][0]) for p in pairs or [] if p.get("TagValues")}
-
-
-def add_catalog_keys(root: Path, catalog: Path, keys: Shape, dump: Callable[[Shape], str]) -> list[str]:
-    """An existing catalog.yaml gets the Lake Formation keys it lacks, appended; the keys it has
-    are left as they are. What was added, by key."""
-    if not keys or not catalog.is_file():
-        return []
-    text = catalog.read_text()
-    present = {line.split(":", 1)[0].strip() for line in text.splitlines() if line and not line[0].isspace()}
-    missing = {key: value for key, value in keys.items() if key not in present}
-    if missing:
-        separator = "" if text.endswith("\n") or not text else "\n"
-        write_inside(root, catalog, text + separator + dump(missing))
-    return sorted(missing)
 
 
 def grants_by_meaning(data: Shape) -> Shape:

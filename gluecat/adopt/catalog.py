@@ -58,6 +58,7 @@ class ImportResult:
     skipped_databases: int = 0
     skipped_tables: int = 0  # not counting those of a skipped database
     lake_formation: dict[str, Any] = field(default_factory=dict)  # catalog.yaml's lf_tags and tag_grants
+    lake_formation_read: bool = False  # whether there was a Lake Formation to read them from
 
     @property
     def kept(self) -> list[Differing]:
@@ -151,7 +152,7 @@ def import_catalog(
         if selection.table(db["Name"], t["Name"])
     ]
     access = adopt_access(connection.lakeformation, chosen, [db["Name"] for db in databases], result.notes.append)
-    result.lake_formation = access.catalog_keys()
+    result.lake_formation, result.lake_formation_read = access.catalog_keys(), access.read
     for live_db, tables in zip(databases, listings, strict=True):
         try:
             database = _database(live_db, ignore)

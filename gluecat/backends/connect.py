@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,14 +28,26 @@ if TYPE_CHECKING:
 
 @dataclass
 class Connection:
-    """The catalog (`Catalog`), and the table formats' libraries reaching the same catalog and storage."""
+    """The catalog (`Catalog`), and the table formats' libraries reaching the same catalog and storage.
+
+    `opened`: the AWS session, or None until `session` is first asked for: a backend that is not AWS
+    (a Hive Metastore) needs credentials only for what it reads or writes on S3, and `opener` makes
+    the session then."""
 
     catalog: Catalog
-    session: Session
+    opened: Session | None
     endpoint_url: str | None
     catalog_id: str | None = None
     metastore: MetastoreAddress | None = None  # backend: hive
     backend: str = "glue"  # its name in the registry: what it holds and can do
+    opener: Callable[[], Session] | None = None
+
+    @property
+    def session(self) -> Session:
+        if self.opened is None:
+            assert self.opener is not None, "a connection without a session has a way to open one"
+            self.opened = self.opener()
+        return self.opened
 
     @property
     def capabilities(self) -> Capabilities:
@@ -43,7 +55,8 @@ class Connection:
 
     @property
     def region(self) -> str | None:
-        return aws.region_of(self.session)
+        """The AWS session's region; None when no session was needed (yet)."""
+        return aws.region_of(self.opened) if self.opened is not None else None
 
     @property
     def glue(self) -> Glue:
@@ -114,7 +127,7 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
             session = aws.session_holding(ACCESS_KEY, SECRET_KEY, None, config.region or REGION)
             ensure_buckets(session, endpoint_url, locations or [])
             if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
-                yield from _metastore(config, session, endpoint_url)
+                yield from _metastore(config, session, None, endpoint_url)
                 return
             if config.backend == "iceberg-rest":  # the same: the S3 of the REST catalog's tables
                 yield from _rest(config, session, endpoint_url)
@@ -122,11 +135,10 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
             glue = Glue(session, endpoint_url, config.catalog_id, config.write_concurrency)
             yield Connection(glue, session, endpoint_url, config.catalog_id)
         return
-    session = make_session(config)
-    _remember_credentials(session)
-    if config.backend == "hive":
-        yield from _metastore(config, session, config.endpoint_url)
+    if config.backend == "hive":  # AWS only once S3 is read or written (Iceberg or Delta metadata)
+        yield from _metastore(config, None, lambda: _aws_session(config), config.endpoint_url)
         return
+    session = _aws_session(config)
     if config.backend == "iceberg-rest":
         yield from _rest(config, session, config.endpoint_url)
         return
@@ -134,8 +146,11 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
     yield Connection(glue, session, config.endpoint_url, config.catalog_id)
 
 
-def _metastore(config: CatalogConfig, session: Session, s3_endpoint: str | None) -> Iterator[Connection]:
-    """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live."""
+def _metastore(
+    config: CatalogConfig, session: Session | None, opener: Callable[[], Session] | None, s3_endpoint: str | None
+) -> Iterator[Connection]:
+    """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live; the
+    AWS session is `session`, or made by `opener` when first needed."""
     from gluecat.backends.hive import HiveMetastore  # Thrift and its generated client load only for a metastore
 
     if not config.metastore_uri:
@@ -143,7 +158,7 @@ def _metastore(config: CatalogConfig, session: Session, s3_endpoint: str | None)
     address = MetastoreAddress(config.metastore_uri, config.metastore_version)
     metastore = HiveMetastore(address.uri, address.version)
     try:
-        yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive")
+        yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive", opener=opener)
     finally:
         metastore.close()
 
@@ -161,6 +176,12 @@ def _rest(config: CatalogConfig, session: Session, s3_endpoint: str | None) -> I
     }
     catalog = IcebergRest(open_rest_catalog(config.rest_uri, properties), config.rest_uri)
     yield Connection(catalog, session, s3_endpoint, backend="iceberg-rest")
+
+
+def _aws_session(config: CatalogConfig) -> Session:
+    session = make_session(config)
+    _remember_credentials(session)
+    return session
 
 
 def _remember_credentials(session: Session) -> None:

@@ -70,7 +70,11 @@ def run(command: Callable[[], int], show_secrets: bool = False) -> None:
 
     Everything it prints passes a secret scrubber, unless the user asked to see secrets."""
     gcpause.started()
-    with output.scrubbed_streams(enabled=not show_secrets), sigterm_interrupts():
+    with (
+        output.scrubbed_streams(enabled=not show_secrets),
+        output.library_logging_kept_quiet(enabled=not DEBUG["on"]),
+        sigterm_interrupts(),
+    ):
         _run(command)
 
 

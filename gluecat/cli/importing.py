@@ -6,8 +6,8 @@ from pathlib import Path
 
 from rich.markup import escape
 
-from gluecat.adopt.access import add_catalog_keys
 from gluecat.adopt.catalog import HEADER, Files, ImportResult, Selection, import_catalog
+from gluecat.adopt.catalog_file import CatalogKeys, compare_catalog_keys, write_catalog_keys
 from gluecat.adopt.refs import References, Secret
 from gluecat.adopt.table import REGISTRATION
 from gluecat.adopt.yamlout import dump
@@ -45,24 +45,34 @@ def import_command(root: Path, selection: Selection, force: bool, env: str | Non
         region = connection.region
     catalog = root / CATALOG_FILE
     catalog_written = not catalog.exists()
+    keys = (
+        CatalogKeys()
+        if catalog_written
+        else compare_catalog_keys(config, result.lake_formation, result.lake_formation_read)
+    )
     if dry_run:
-        _list_outcomes(result, catalog if catalog_written else None)
+        _list_outcomes(result, catalog, catalog_written, keys, force)
     elif catalog_written:
         write_inside(root, catalog, dump({**({"region": region} if region else {}), **result.lake_formation}, HEADER))
-    else:  # Lake Formation's tag keys and tag grants, added to the catalog.yaml that is there
-        add_catalog_keys(root, catalog, result.lake_formation, dump)
+    else:  # Lake Formation's keys: those the file lacks added, those that differ replaced with --force
+        write_catalog_keys(root, catalog, keys, force, dump)
+    catalog_kept = bool(keys.differing) and not force
+    if catalog_kept and not dry_run:
+        stderr.print(f"[yellow]kept[/] {escape(str(catalog))}: {escape(keys.why())}; pass --force to overwrite it")
     for kept in [] if dry_run else result.kept:
         stderr.print(f"[yellow]kept[/] {escape(str(kept.path))}: {escape(kept.why)}; pass --force to overwrite it")
     for overwritten in [] if dry_run else result.overwritten:
         stderr.print(f"[yellow]overwrote[/] {escape(str(overwritten.path))}: {escape(overwritten.why)}")
+    if keys.differing and force and not dry_run:
+        stderr.print(f"[yellow]overwrote[/] {escape(str(catalog))}: {escape(keys.why())}")
     for note in _grouped_notes(result.notes):
         stderr.print(f"[yellow]warning[/] {escape(note)}")
     for failure in _grouped(result.failed):
         stderr.print(f"[red]not imported[/] {escape(failure)}")
     _list_secrets(references.secrets)
-    for line in summary(result, catalog_written, dry_run):
+    for line in summary(result, _catalog_outcome(catalog_written, keys, force), dry_run):
         stdout.print(line, markup=False)
-    return ExitCode.ERROR if result.failed or result.kept else ExitCode.OK
+    return ExitCode.ERROR if result.failed or result.kept or catalog_kept else ExitCode.OK
 
 
 def _grouped(failures: list[str]) -> list[str]:
@@ -94,9 +104,25 @@ def _grouped_notes(notes: list[str]) -> list[str]:
     return grouped + lines
 
 
-def _list_outcomes(result: ImportResult, new_catalog: Path | None) -> None:
-    """--dry-run: one line per file, in path order: new, unchanged, differs (kept), or overwrite (--force)."""
-    outcomes: list[tuple[Path, str]] = [(new_catalog, "new")] if new_catalog is not None else []
+def _catalog_outcome(written: bool, keys: CatalogKeys, force: bool) -> str:
+    """catalog.yaml: `written` (new), `updated` (keys added or, with --force, replaced), `differs`
+    (kept) or `unchanged`."""
+    if written:
+        return "written"
+    if keys.differing and not force:
+        return "differs"
+    return "unchanged" if keys.unchanged else "updated"
+
+
+def _list_outcomes(result: ImportResult, catalog: Path, written: bool, keys: CatalogKeys, force: bool) -> None:
+    """--dry-run: one line per file, in path order: new, unchanged, differs (kept), or overwrite (--force);
+    catalog.yaml's when it is new or would change."""
+    outcomes: list[tuple[Path, str]] = [(catalog, "new")] if written else []
+    if keys.differing:
+        kept = "; pass --force to overwrite it" if not force else ""
+        outcomes.append((catalog, f"{'overwrite' if force else 'differs'}: {keys.why()}{kept}"))
+    elif keys.added:
+        outcomes.append((catalog, f"update: adds {', '.join(keys.added)}"))
     for files in (result.database_files, result.table_files):
         replaced = {differing.path: differing.why for differing in files.overwritten}
         outcomes += [(path, f"overwrite: {replaced[path]}" if path in replaced else "new") for path in files.written]
@@ -107,22 +133,23 @@ def _list_outcomes(result: ImportResult, new_catalog: Path | None) -> None:
         stdout.print(f"{word:<9} {path}" + (f": {why}" if why else ""), markup=False)
 
 
-def summary(result: ImportResult, catalog_written: bool, dry_run: bool = False) -> list[str]:
+def summary(result: ImportResult, catalog: str, dry_run: bool = False) -> list[str]:
     """What import did, in files, then file by kind: every file counted once, and the tables they hold
-    (`dry_run`: what it would do, and that nothing was written)."""
-    lines = _summary(result, catalog_written)
+    (`dry_run`: what it would do, and that nothing was written). `catalog`: catalog.yaml's outcome,
+    counted when it is written, updated or differs."""
+    lines = _summary(result, catalog)
     if not dry_run:
         return lines
-    lines = [line.replace(" written", " to write") for line in lines]
+    lines = [line.replace(" written", " to write").replace(" updated", " to update") for line in lines]
     lines[0] = "Would import" + lines[0].removeprefix("Imported")
     return [*lines, "Dry run: nothing was written."]
 
 
-def _summary(result: ImportResult, catalog_written: bool) -> list[str]:
+def _summary(result: ImportResult, catalog: str) -> list[str]:
     tables, databases = result.table_files, result.database_files
-    written = len(tables.written) + len(databases.written) + catalog_written
+    written = len(tables.written) + len(databases.written) + (catalog in ("written", "updated"))
     unchanged = len(tables.unchanged) + len(databases.unchanged)
-    differ = len(tables.kept) + len(databases.kept)
+    differ = len(tables.kept) + len(databases.kept) + (catalog == "differs")
     unwritable = len(tables.unwritable) + len(databases.unwritable)
     skipped = result.skipped_databases + result.skipped_tables + unwritable
     why = [
@@ -137,8 +164,8 @@ def _summary(result: ImportResult, catalog_written: bool) -> list[str]:
         f"  {_files(tables, 'table file')}",
         f"  {_files(databases, 'database file')}",
     ]
-    if catalog_written:
-        lines.append(f"  {CATALOG_FILE} written")
+    if catalog != "unchanged":
+        lines.append(f"  {CATALOG_FILE} {'differs (kept)' if catalog == 'differs' else catalog}")
     return lines
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -75,3 +76,20 @@ def scrubbed_streams(enabled: bool = True) -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+@contextmanager
+def library_logging_kept_quiet(enabled: bool = True) -> Iterator[None]:
+    """Libraries (Thrift, botocore, pyiceberg) log what gluecat reports itself, in its one line with
+    the fix; with no handler configured Python would print their warnings and errors on stderr. A
+    handler that drops them keeps the terminal to gluecat's own lines (`--debug` lets them through)."""
+    if not enabled:
+        yield
+        return
+    root = logging.getLogger()
+    dropped = logging.NullHandler()
+    root.addHandler(dropped)
+    try:
+        yield
+    finally:
+        root.removeHandler(dropped)

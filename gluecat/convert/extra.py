@@ -17,6 +17,8 @@ STORAGE_KEYS = (
 )  # fmt: skip
 # A view models only its columns: the rest of its StorageDescriptor is carried as it is.
 VIEW_STORAGE_KEYS = (*STORAGE_KEYS, "Parameters", "Location", "InputFormat", "OutputFormat", "SerdeInfo")
+# Nor its partition keys (Glue takes them on a view; no engine reads them): carried as they are.
+VIEW_TABLE_KEYS = (*TABLE_KEYS, "PartitionKeys")
 
 
 def meaningful(key: str, value: Any) -> bool:
@@ -55,11 +57,11 @@ def merge_extra(shape: dict[str, Any], extra: Mapping[str, Any]) -> None:
 
 
 def declared_extra(
-    desired: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS
+    desired: Mapping[str, Any], storage_keys: tuple[str, ...] = STORAGE_KEYS, table_keys: tuple[str, ...] = TABLE_KEYS
 ) -> Iterator[tuple[str, tuple[str, ...]]]:
     """(path for messages, key path) of every `extra` field a desired TableInput carries."""
-    for key in TABLE_KEYS:
-        if key in desired:
+    for key in table_keys:
+        if key in desired and (key != "PartitionKeys" or desired[key]):
             yield f"extra.{key}", (key,)
     descriptor = desired.get("StorageDescriptor") or {}
     for key in storage_keys:

@@ -2,7 +2,9 @@
 
 A partition copies its table's storage descriptor when it is added (as Athena and Hive do);
 what it holds beyond that — its own parameters, StorageDescriptor parameters, columns or SerDe
-that drifted — is written in its YAML entry so that a rebuilt catalog holds it too.
+that drifted — is written in its YAML entry so that a rebuilt catalog holds it too. A partition
+stored without a descriptor of its own (BatchCreatePartition takes values alone) is written
+`extra: {StorageDescriptor: null}`, and is created without one again.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ def own_input(item: PartitionOwn) -> Shape:
     own: Shape = {}
     if item.parameters:
         own["Parameters"] = dict(item.parameters)
+    if "StorageDescriptor" in item.extra and item.extra["StorageDescriptor"] is None:
+        own["StorageDescriptor"] = None  # none of its own
+        return own
     descriptor = dict(item.extra.get("StorageDescriptor") or {})
     if item.storage_parameters is not None:
         descriptor["Parameters"] = dict(item.storage_parameters)
@@ -34,8 +39,9 @@ def own_input(item: PartitionOwn) -> Shape:
 def created(storage: Mapping[str, Any], values: Sequence[str], location: str, own: Mapping[str, Any] | None) -> Shape:
     """A new partition: the table's storage descriptor, its own fields laid over, its location."""
     own = own or {}
-    descriptor = {**storage, **(own.get("StorageDescriptor") or {}), "Location": location}
-    shape: Shape = {"Values": list(values), "StorageDescriptor": descriptor}
+    shape: Shape = {"Values": list(values)}
+    if not _descriptorless(own):
+        shape["StorageDescriptor"] = {**storage, **(own.get("StorageDescriptor") or {}), "Location": location}
     if own.get("Parameters"):
         shape["Parameters"] = dict(own["Parameters"])
     return shape
@@ -50,6 +56,8 @@ def updated(live: Mapping[str, Any], own: Mapping[str, Any] | None, location: st
     if "Parameters" in own_sd:
         own_sd["Parameters"] = {**(live_sd.get("Parameters") or {}), **own_sd["Parameters"]}
     shape: Shape = {**live, "StorageDescriptor": {**live_sd, **own_sd, "Location": location}}
+    if _descriptorless(own):
+        del shape["StorageDescriptor"]
     if own.get("Parameters"):
         shape["Parameters"] = {**(live.get("Parameters") or {}), **own["Parameters"]}
     return shape
@@ -59,6 +67,8 @@ def own_differs(own: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
     """Whether a live partition lacks something its entry declares (undeclared keys are not compared)."""
     if any((live.get("Parameters") or {}).get(k) != v for k, v in (own.get("Parameters") or {}).items()):
         return True
+    if _descriptorless(own):
+        return bool(live.get("StorageDescriptor"))
     live_sd = live.get("StorageDescriptor") or {}
     for key, value in (own.get("StorageDescriptor") or {}).items():
         if key == "Parameters":
@@ -67,6 +77,10 @@ def own_differs(own: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
         elif _normal(key, live_sd.get(key)) != _normal(key, value):
             return True
     return False
+
+
+def _descriptorless(own: Mapping[str, Any]) -> bool:
+    return "StorageDescriptor" in own and own["StorageDescriptor"] is None
 
 
 def own_from_glue(partition: Mapping[str, Any], template: Mapping[str, Any], ignore: Iterable[str] = ()) -> Shape:
@@ -97,6 +111,9 @@ class OwnReader:
         parameters = managed(raw, self._patterns) if raw else {}
         if parameters:
             own["parameters"] = parameters
+        if "StorageDescriptor" not in partition and self._template:  # none of its own
+            own["extra"] = {"StorageDescriptor": None}
+            return own
         raw = descriptor.get("Parameters")
         mine = managed(raw, self._patterns) if raw else {}
         if mine != self._template_parameters:

@@ -75,19 +75,23 @@ def normalise_presto(text: str) -> str:
     return _DEFAULT_TIMESTAMP.sub("timestamp", tight)
 
 
-def encode(sql: str, database: str, columns: Iterable[tuple[str, str]], comment: str | None = None) -> str:
-    """ViewOriginalText as Athena writes it, from the SQL and the Hive-typed columns, plus what Trino
-    needs and Athena ignores: a run-as identity (`runAsInvoker`: Athena always checks the querying
-    principal's access, so invoker is what the view already means), and the description as the
-    view's own `comment` (Trino hides a view whose Glue Description is set)."""
+def encode(
+    sql: str, database: str, columns: Iterable[tuple[str, str]], comment: str | None = None, trino: bool = True
+) -> str:
+    """ViewOriginalText as Athena writes it, from the SQL and the Hive-typed columns; with `trino`
+    (a catalog Trino reads), also what Trino needs and Athena ignores: a run-as identity
+    (`runAsInvoker`: Athena always checks the querying principal's access, so invoker is what the
+    view already means), and the description as the view's own `comment` (Trino hides a view whose
+    Glue Description is set). Without, Athena's own form: the description is then Glue's."""
     payload: dict[str, Any] = {
         "originalSql": sql,
         "catalog": CATALOG,
         "schema": database,
         "columns": [{"name": name, "type": presto_type(hive)} for name, hive in columns],
-        "runAsInvoker": True,
     }
-    if comment is not None:
+    if trino:
+        payload["runAsInvoker"] = True
+    if comment is not None and trino:
         payload["comment"] = comment
     text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
     return PREFIX + base64.b64encode(text.encode("utf-8")).decode("ascii") + SUFFIX

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from gluecat.convert import presto_view
 from gluecat.convert.columns import column_shapes, columns_from_glue
-from gluecat.convert.extra import VIEW_STORAGE_KEYS, extra_from_glue, merge_extra
+from gluecat.convert.extra import VIEW_STORAGE_KEYS, VIEW_TABLE_KEYS, extra_from_glue, merge_extra
 from gluecat.model import ViewTable
 from gluecat.model.hivetype import HiveTypeError
 
@@ -15,12 +15,13 @@ if TYPE_CHECKING:
     from mypy_boto3_glue.type_defs import TableInputTypeDef
 
 
-def view_texts(view: ViewTable, database: str) -> tuple[str, str | None]:
-    """(ViewOriginalText, ViewExpandedText) as the view's engine writes them."""
+def view_texts(view: ViewTable, database: str, trino: bool = True) -> tuple[str, str | None]:
+    """(ViewOriginalText, ViewExpandedText) as the view's engine writes them (`trino`: an Athena view
+    in the form Trino reads too)."""
     if view.dialect == "athena":
         assert view.sql is not None  # model-validated
         columns = [(c.name, c.type) for c in view.columns]
-        return presto_view.encode(view.sql, database, columns, view.description), presto_view.EXPANDED_TEXT
+        return presto_view.encode(view.sql, database, columns, view.description, trino), presto_view.EXPANDED_TEXT
     if view.dialect == "spark":
         assert view.sql is not None
         return view.sql, view.sql  # Spark 3 writes the SQL to both
@@ -35,9 +36,10 @@ def view_parameters(view: ViewTable) -> dict[str, str]:
     return {key: value for key, value in merged.items() if value is not None}
 
 
-def view_table_input(view: ViewTable, database: str) -> TableInputTypeDef:
+def view_table_input(view: ViewTable, database: str, trino: bool = True) -> TableInputTypeDef:
+    """`trino`: whether the catalog's readers include Trino (an Athena view's form depends on it)."""
     assert view.name is not None
-    original, expanded = view_texts(view, database)
+    original, expanded = view_texts(view, database, trino)
     shape: TableInputTypeDef = {
         "Name": view.name,
         "TableType": "VIRTUAL_VIEW",
@@ -49,10 +51,15 @@ def view_table_input(view: ViewTable, database: str) -> TableInputTypeDef:
     }
     if expanded is not None:
         shape["ViewExpandedText"] = expanded
-    if view.description and view.dialect != "athena":  # an Athena view keeps it in its own JSON
+    if view.description and not description_in_text(view, trino):
         shape["Description"] = view.description
     merge_extra(shape, view.extra)  # type: ignore[arg-type]
     return shape
+
+
+def description_in_text(view: ViewTable, trino: bool) -> bool:
+    """Whether the view's description is in its text (an Athena view Trino reads), not Glue's Description."""
+    return view.dialect == "athena" and trino
 
 
 def view_from_glue(live: Mapping[str, Any], database: str) -> ViewTable:
@@ -63,7 +70,7 @@ def view_from_glue(live: Mapping[str, Any], database: str) -> ViewTable:
         "format": "view",
         "description": live.get("Description") or None,
         "columns": columns_from_glue(descriptor.get("Columns") or []),
-        "extra": extra_from_glue(live, VIEW_STORAGE_KEYS),
+        "extra": extra_from_glue(live, VIEW_STORAGE_KEYS, VIEW_TABLE_KEYS),
     }
     parameters = dict(live.get("Parameters") or {})
     original, expanded = live.get("ViewOriginalText"), live.get("ViewExpandedText")

@@ -83,8 +83,10 @@ def column_diffs(live: Iterable[Mapping[str, Any]], desired: Iterable[Mapping[st
         yield FieldDiff("columns (order)", ", ".join(shared_live), ", ".join(shared_want))
 
 
-def extra_diffs(live: Shape, desired: Shape, storage_keys: tuple[str, ...] = STORAGE_KEYS) -> Iterator[FieldDiff]:
-    for path, keys in declared_extra(desired, storage_keys):
+def extra_diffs(
+    live: Shape, desired: Shape, storage_keys: tuple[str, ...] = STORAGE_KEYS, table_keys: tuple[str, ...] = TABLE_KEYS
+) -> Iterator[FieldDiff]:
+    for path, keys in declared_extra(desired, storage_keys, table_keys):
         have: Any = live
         want: Any = desired
         for key in keys:

@@ -14,6 +14,8 @@ from typing import Any
 from moto.glue.models import glue_backends
 from moto.s3.models import FakeKey, s3_backends
 
+from gluecat.sandbox.compact import SavedParts
+
 GlueState = list[dict[str, Any]]
 S3Object = tuple[str, str, bytes]  # bucket, key, body
 
@@ -23,39 +25,40 @@ def _every(backend_dict: Any) -> Iterator[tuple[str, str, Any]]:
     return backend_dict.iter_backends()  # type: ignore[no-any-return]
 
 
-def export_glue() -> GlueState:
-    """Every database, table (all its versions) and partition, per account and region."""
+def export_glue(parts: SavedParts) -> GlueState:
+    """Every database, table (all its versions) and partition, per account and region; the parts
+    partitions share, once each in `parts`."""
     catalogs = []
     for account, region, backend in _every(glue_backends):
-        databases = [_export_database(database) for database in list(backend.databases.values())]
+        databases = [_export_database(database, parts) for database in list(backend.databases.values())]
         if databases:
             catalogs.append({"account": account, "region": region, "databases": databases})
     return catalogs
 
 
-def _export_database(database: Any) -> dict[str, Any]:
+def _export_database(database: Any, parts: SavedParts) -> dict[str, Any]:
     tables = [
         {
             "name": table.name,
             "versions": dict(table.versions),
             "current": table._current_version,
-            "partitions": [partition.partition_input for partition in list(table.partitions.values())],
+            "partitions": [parts.out(partition.partition_input) for partition in list(table.partitions.values())],
         }
         for table in list(database.tables.values())
     ]
     return {"name": database.name, "input": database.input, "tables": tables}
 
 
-def import_glue(catalogs: GlueState) -> None:
+def import_glue(catalogs: GlueState, parts: SavedParts) -> None:
     for catalog in catalogs:
         backend = glue_backends[catalog["account"]][catalog["region"]]
         for database in catalog["databases"]:
             backend.create_database(database["name"], database["input"])
             for table in database["tables"]:
-                _import_table(backend, database["name"], table)
+                _import_table(backend, database["name"], table, parts)
 
 
-def _import_table(backend: Any, database: str, table: dict[str, Any]) -> None:
+def _import_table(backend: Any, database: str, table: dict[str, Any], parts: SavedParts) -> None:
     versions: dict[str, Any] = table["versions"]
     current = str(table["current"])
     created = backend.create_table(database, table["name"], versions[current])
@@ -63,7 +66,7 @@ def _import_table(backend: Any, database: str, table: dict[str, Any]) -> None:
     created.versions = dict(versions)
     created._current_version = int(current)
     for partition_input in table["partitions"]:
-        created.create_partition(partition_input)
+        created.create_partition(parts.back(partition_input))
 
 
 def export_buckets() -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gluecat.sandbox import fastjson
+from gluecat.sandbox.compact import SHARED
 
 TIMESTAMP_KEYS = ("CreationTime", "LastAccessTime", "LastAnalyzedTime")
 
@@ -66,8 +67,21 @@ def create_partitions(scope: str, body: dict[str, Any]) -> bytes | None:
         backend.get_table(database, table)
     except Exception:  # whatever moto raises here, its own handler raises again and answers
         return None
+    SHARED.partitions(body.get("PartitionInputList") or [])
     errors = backend.batch_create_partition(database, table, body.get("PartitionInputList"))
     return fastjson.dumps({"Errors": errors} if errors else {})
+
+
+def list_partitions(scope: str, body: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """GetPartitions' whole listing as answer shapes that share what moto holds (nothing copied
+    but each partition's top level): a page is serialized when it is answered, never the whole
+    listing at once. None when moto refuses the request: its own handler answers that."""
+    backend = moto_backend(scope)
+    try:
+        found = backend.get_partitions(body.get("DatabaseName"), body.get("TableName"), body.get("Expression"))
+    except Exception:  # whatever moto raises here, its own handler raises again and answers
+        return None
+    return [partition_json(partition) for partition in found]
 
 
 def _utcnow() -> datetime:

@@ -7,6 +7,7 @@ from pathlib import Path
 from moto.core.models import DEFAULT_ACCOUNT_ID
 
 from gluecat.sandbox import backends
+from gluecat.sandbox.compact import SavedParts
 from gluecat.sandbox.partition_indexes import PartitionIndexStore
 from gluecat.sandbox.snapshot import Bucket, Snapshot, read_bodies, read_snapshot, store_body, write_snapshot
 
@@ -16,7 +17,7 @@ def restore(state: Path, region: str, indexes: PartitionIndexStore) -> None:
     if snapshot is None:
         return
     indexes.load(snapshot.partition_indexes)
-    backends.import_glue(snapshot.glue)
+    backends.import_glue(snapshot.glue, SavedParts(snapshot.shared))
     for bucket in snapshot.buckets:
         backends.import_bucket(bucket.account, bucket.name, bucket.region, read_bodies(state, bucket))
 
@@ -28,4 +29,6 @@ def save(state: Path, indexes: PartitionIndexStore) -> None:
         for key, body in backends.export_objects(bucket.account, bucket.name):
             bucket.objects[key] = store_body(state, body)
         buckets.append(bucket)
-    write_snapshot(state, Snapshot(backends.export_glue(), buckets, indexes.export()))
+    parts = SavedParts()
+    glue = backends.export_glue(parts)
+    write_snapshot(state, Snapshot(glue, buckets, indexes.export(), parts.held))

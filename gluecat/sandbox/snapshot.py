@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gluecat.sandbox import fastjson
 from gluecat.secrets.files import write_inside
 
 STATE_FILE = "state.json"
 OBJECTS = "objects"
-FORMAT = 2
+FORMAT = 3  # 3: the parts partitions share, once (`shared`)
 LEGACY_GLUE, LEGACY_S3 = "glue.json", "s3"
 
 
@@ -47,6 +48,7 @@ class Snapshot:
     glue: list[dict[str, Any]]
     buckets: list[Bucket]
     partition_indexes: list[dict[str, Any]] = field(default_factory=list)  # kept by the strict layer
+    shared: list[Any] = field(default_factory=list)  # parts partitions share (gluecat/sandbox/compact.py)
 
 
 def body_path(state: Path, digest: str) -> Path:
@@ -69,8 +71,9 @@ def write_snapshot(state: Path, snapshot: Snapshot) -> None:
         "glue": snapshot.glue,
         "buckets": [bucket.as_json() for bucket in snapshot.buckets],
         "partition_indexes": snapshot.partition_indexes,
+        "shared": snapshot.shared,
     }
-    write_inside(state, state / STATE_FILE, json.dumps(document, default=str).encode(), private=True)
+    write_inside(state, state / STATE_FILE, fastjson.dumps(document), private=True)
     _remove_unreferenced(state, {d for bucket in snapshot.buckets for d in bucket.objects.values()})
     (state / LEGACY_GLUE).unlink(missing_ok=True)
     shutil.rmtree(state / LEGACY_S3, ignore_errors=True)
@@ -91,7 +94,7 @@ def read_snapshot(state: Path, legacy_region: str, legacy_account: str) -> Snaps
     if document_path.is_file():
         document = json.loads(document_path.read_text(encoding="utf-8"))
         buckets = [Bucket(**bucket) for bucket in document["buckets"]]
-        return Snapshot(document["glue"], buckets, document.get("partition_indexes", []))
+        return Snapshot(document["glue"], buckets, document.get("partition_indexes", []), document.get("shared", []))
     if (state / LEGACY_GLUE).is_file() or (state / LEGACY_S3).is_dir():
         return _read_legacy(state, legacy_region, legacy_account)
     return None

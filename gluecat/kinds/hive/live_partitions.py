@@ -54,7 +54,7 @@ class DeclaredPartitions:
                 self._explicit.setdefault(tuple(item.values[key] for key in keys), (item.location, own))
             else:
                 self._generators.append((tuple({} for _ in keys), tuple(_axis_test(item, key) for key in keys), own))
-        self.declares_columns = any("Columns" in (own or {}).get("StorageDescriptor", {}) for own in self._owns)
+        self.declares_columns = any("Columns" in ((own or {}).get("StorageDescriptor") or {}) for own in self._owns)
         self._paths = PartitionPaths(table_location, keys)
 
     def wanted(self, values: Values) -> tuple[str, Shape | None] | None:

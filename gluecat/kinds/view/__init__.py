@@ -8,11 +8,11 @@ from typing import Any
 
 from gluecat.changes import impact
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
-from gluecat.convert.extra import VIEW_STORAGE_KEYS
+from gluecat.convert.extra import VIEW_STORAGE_KEYS, VIEW_TABLE_KEYS
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
-from gluecat.convert.view import view_table_input
+from gluecat.convert.view import description_in_text, view_table_input
 from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
 from gluecat.kinds.glue_diff import (
     ABSENT,
@@ -63,7 +63,8 @@ class ViewKind:
         counted = context.live.partitions.get((database.name, loaded.name))
         partitions = counted.count if isinstance(counted, _Count) else None
         live = context.live_table(database.name, loaded.name)
-        change = view_change(database, table, live, context.ignore, partitions)
+        trino = "trino" in context.config.readers
+        change = view_change(database, table, live, context.ignore, partitions, trino)
         if change:
             yield allowing(change, table)
 
@@ -115,11 +116,14 @@ def view_change(
     live: Shape | None,
     ignore: tuple[str, ...],
     partitions: int | None = None,
+    trino: bool = True,
 ) -> Change | None:
-    """`partitions`: how many the live table holds when it is a partitioned table, not a view (None: unknown)."""
+    """`partitions`: how many the live table holds when it is a partitioned table, not a view (None: unknown);
+    `trino`: whether the catalog's readers include Trino (an Athena view is then written in the form it reads)."""
     assert model.name is not None
     address = f"{database.name}.{model.name}"
-    desired = VIEW.table_input(model, database.model, ignore)
+    desired: Shape = dict(view_table_input(model, database.name, trino))
+    desired["Parameters"] = managed(desired["Parameters"], ignore)
     if live is None:
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
     if (replaced := impact.kind_change(live, "a view", partitions)) is not None:
@@ -131,23 +135,23 @@ def view_change(
             live_version=version_of(live), reason=reason, findings=(finding,),
         )  # fmt: skip
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
-    if model.description is not None and model.dialect != "athena":  # an Athena view's is in its JSON
+    if model.description is not None and not description_in_text(model, trino):
         pairs["description"] = (live.get("Description"), model.description)
     live_columns = (live.get("StorageDescriptor") or {}).get("Columns") or []
     diffs = [
         *scalar_diffs(pairs),
-        *view_text_diffs(model, database.name, live),
+        *view_text_diffs(model, database.name, live, trino),
         *column_diffs(live_columns, desired["StorageDescriptor"]["Columns"]),
         *parameter_diffs(
             "parameters", live.get("Parameters") or {}, diffed(view_owned_free(model, desired["Parameters"]))
         ),
-        *extra_diffs(live, desired, VIEW_STORAGE_KEYS),
+        *extra_diffs(live, desired, VIEW_STORAGE_KEYS, VIEW_TABLE_KEYS),
     ]
     if not diffs:
         return None
     merged = carry_over(live, TABLE_INPUT_KEYS, desired)
     merged.update({k: v for k, v in desired.items() if k not in ("Parameters", "StorageDescriptor")})
-    if model.dialect == "athena":
+    if description_in_text(model, trino):
         merged.pop("Description", None)
     live_sd = dict(live.get("StorageDescriptor") or {})
     live_sd["Columns"] = merge_columns(live_columns, desired["StorageDescriptor"]["Columns"])

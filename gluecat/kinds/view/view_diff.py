@@ -11,10 +11,13 @@ from gluecat.convert.view import view_texts
 from gluecat.model import ViewTable
 
 
-def view_text_diffs(model: ViewTable, database: str, live: Mapping[str, Any]) -> Iterator[FieldDiff]:
+def view_text_diffs(
+    model: ViewTable, database: str, live: Mapping[str, Any], trino: bool = True
+) -> Iterator[FieldDiff]:
+    """`trino`: whether the catalog's readers include Trino (an Athena view's description is then in its text)."""
     original, expanded = live.get("ViewOriginalText"), live.get("ViewExpandedText")
     if model.dialect == "athena":
-        yield from _athena_diffs(model, database, live)
+        yield from _athena_diffs(model, database, live, trino)
         return
     want_original, want_expanded = view_texts(model, database)
     if model.dialect == "spark":
@@ -27,7 +30,7 @@ def view_text_diffs(model: ViewTable, database: str, live: Mapping[str, Any]) ->
         yield FieldDiff("view_expanded_text", expanded, want_expanded)
 
 
-def _athena_diffs(model: ViewTable, database: str, live: Mapping[str, Any]) -> Iterator[FieldDiff]:
+def _athena_diffs(model: ViewTable, database: str, live: Mapping[str, Any], trino: bool) -> Iterator[FieldDiff]:
     assert model.sql is not None
     want = presto_view.desired_meaning(model.sql, database, [(c.name, c.type) for c in model.columns])
     original = live.get("ViewOriginalText")
@@ -46,8 +49,9 @@ def _athena_diffs(model: ViewTable, database: str, live: Mapping[str, Any]) -> I
         yield FieldDiff("view.columns", _columns(have.columns), _columns(want.columns))
     # gluecat writes the description into the view's JSON (Trino hides a view with a Glue Description);
     # one another tool left in Glue means the same, and moves there when the view is next written.
+    # Without Trino among the readers, the description is Glue's own (compared beside the view's text).
     have_description = data.get("comment") or live.get("Description")
-    if model.description is not None and have_description != model.description:
+    if trino and model.description is not None and have_description != model.description:
         yield FieldDiff("description", have_description, model.description)
 
 
