@@ -5,7 +5,9 @@
   pydantic models the loader validates with (type, default, allowed values, description), with an
   example from the shipped example catalog (catalogs/example) where it sets the key;
 - reference/lint-rules.md: every lint rule id, from the rules' own declarations;
-- reference/exit-codes.md: every exit code, from the exit-code table.
+- reference/exit-codes.md: every exit code, from the exit-code table;
+- reference/permissions.md: what each command needs of IAM and Lake Formation, from the table
+  `gluecat iam-policy` prints policies from (docs/gen_permissions.py).
 
 tests/unit/test_docs_reference.py renders them again in memory and fails when a committed page
 differs, so a removed option or key cannot stay documented (nor a new one undocumented).
@@ -313,7 +315,16 @@ def pages() -> dict[str, str]:
         "reference/yaml.md": yaml_page(),
         "reference/lint-rules.md": lint_rules_page(),
         "reference/exit-codes.md": exit_codes_page(),
+        "reference/permissions.md": _permissions_page(),
     }
+
+
+def _permissions_page() -> str:
+    if str(DOCS) not in sys.path:
+        sys.path.insert(0, str(DOCS))
+    from gen_permissions import permissions_page
+
+    return permissions_page(GENERATED)
 
 
 def main() -> None:
