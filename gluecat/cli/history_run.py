@@ -45,7 +45,7 @@ from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 from gluecat.render.text import value
 from gluecat.secrets import redact
-from gluecat.secrets.files import write_inside
+from gluecat.secrets.files import confined, write_inside
 from gluecat.text.plain import counted
 
 HEADER = (
@@ -151,6 +151,8 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
         saved.check_destination(request.out)
     project = load_checked(root, warn_finding, env, Targets.parse([request.address]))
     project_database(project, database)
+    if request.write_yaml:  # refused now, not after Glue was rolled back
+        confined(project.root, _yaml_path(project, database, name))
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
     with connect(project) as connection:
@@ -226,8 +228,12 @@ def _model(data: dict[str, Any], name: str) -> Table:
     return table
 
 
+def _yaml_path(project: Project, database: str, name: str) -> Path:
+    return project.root / database / "tables" / f"{name}.yaml"
+
+
 def _yaml_step(project: Project, request: Rollback, database: str, name: str, data: dict[str, Any]) -> None:
-    path = project.root / database / "tables" / f"{name}.yaml"
+    path = _yaml_path(project, database, name)
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
         references = References(project.config.vars)

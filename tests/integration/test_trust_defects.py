@@ -60,3 +60,30 @@ def test_rollback_of_a_registration_writes_the_version_back(
 
     again = gluecat("rollback", str(root), "sales.reg", "--to-version", "1", "--auto-approve")
     assert again.exit_code == 0 and "nothing to write" in again.output, again.output
+
+
+TABLE = "storage: csv\ncolumns:\n  - {name: a, type: int}\n"
+
+
+@pytest.mark.parametrize("saved", [False, True], ids=["rollback", "rollback --out"])
+def test_rollback_write_yaml_refuses_a_linked_table_file_before_touching_glue(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, saved: bool
+) -> None:
+    root = write_project(tmp_path / "project", server.endpoint_url, {"sales/database.yaml": "location: s3://lake/s/\n"})
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(TABLE)
+    (root / "sales/tables").mkdir()
+    (root / "sales/tables/t.yaml").symlink_to(outside)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    outside.write_text(TABLE.replace("int", "bigint"))
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+
+    plan = tmp_path / "rollback.json"
+    extra = ("--out", str(plan)) if saved else ("--auto-approve",)
+    result = gluecat("rollback", str(root), "sales.t", "--to-version", "1", "--write-yaml", *extra)
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("error: refusing to write") and "t.yaml" in line and "outside" in line, line
+    assert raw_glue.get_table(DatabaseName="sales", Name="t")["Table"]["VersionId"] == "2"
+    assert not plan.exists()
+    assert outside.read_text() == TABLE.replace("int", "bigint")
