@@ -87,3 +87,32 @@ def test_rollback_write_yaml_refuses_a_linked_table_file_before_touching_glue(
     assert raw_glue.get_table(DatabaseName="sales", Name="t")["Table"]["VersionId"] == "2"
     assert not plan.exists()
     assert outside.read_text() == TABLE.replace("int", "bigint")
+
+
+ROLE = "arn:aws:iam::123456789012:role/glue-optimizer"
+EVENTS = "format: iceberg\ncolumns:\n  - {name: id, type: bigint}\n"
+
+
+def test_a_live_optimizer_without_enabled_imports_and_replans_clean(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, lake_bucket: str
+) -> None:
+    files = {"lake/database.yaml": "location: s3://lake/lake.db/\n", "lake/tables/events.yaml": EVENTS}
+    root = write_project(tmp_path / "project", server.endpoint_url, files, "warehouse: s3://lake/lake.db\n")
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    names = {"CatalogId": "123456789012", "DatabaseName": "lake", "TableName": "events", "Type": "compaction"}
+    raw_glue.create_table_optimizer(**names, TableOptimizerConfiguration={"roleArn": ROLE})
+    (root / "lake/tables/events.yaml").unlink()
+
+    imported = gluecat("import", str(root), "--database", "lake")
+    assert imported.exit_code == 0, imported.output
+    assert "compaction:\n    enabled: false\n" in (root / "lake/tables/events.yaml").read_text()
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+
+    # A file that wants it running says so, and Glue is told so once.
+    (root / "lake/tables/events.yaml").write_text(EVENTS + f"optimizers:\n  role_arn: {ROLE}\n  compaction: {{}}\n")
+    planned = gluecat("plan", str(root))
+    assert "enabled: False -> True" in planned.output, planned.output
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    assert raw_glue.get_table_optimizer(**names)["TableOptimizer"]["configuration"]["enabled"] is True
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
