@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import botocore.exceptions
 import botocore.session
 
 from gluecat.errors import GluecatError, LiveStateError
@@ -70,7 +71,9 @@ def _private_server(project_root: Path, region: str | None, lock: SandboxLock, p
 
 
 def ensure_buckets(session: botocore.session.Session, endpoint: str, uris: list[str]) -> None:
-    """The sandbox's S3 has the buckets a project's locations name (real S3 is never touched)."""
+    """The sandbox's S3 has the buckets a project's locations name (real S3 is never touched). A name
+    S3 makes no bucket with (`s3://ab/`, imported as Glue holds it) stays unmade, as on AWS: lint
+    names it, and the plan, which reads Glue, goes on."""
     s3: Any = session.create_client("s3", endpoint_url=endpoint)
     # Outside us-east-1, S3 refuses a bucket without its region as the location constraint.
     where: dict[str, Any] = {}
@@ -87,5 +90,16 @@ def ensure_buckets(session: botocore.session.Session, endpoint: str, uris: list[
                 f" user or password; name the bucket alone ({scheme}://{bucket.rsplit('@', 1)[1]}/...)"
             )
         if scheme in ("s3", "s3a") and bucket and bucket not in existing:
-            s3.create_bucket(Bucket=bucket, **where)
+            _make_bucket(s3, bucket, where, uri)
             existing.add(bucket)
+
+
+def _make_bucket(s3: Any, bucket: str, where: dict[str, Any], uri: str) -> None:
+    try:
+        s3.create_bucket(Bucket=bucket, **where)
+    except botocore.exceptions.ClientError as exc:
+        error = exc.response.get("Error", {})
+        if error.get("Code") == "InvalidBucketName":
+            return
+        shown = redact.scrub_known(uri, whole=False)
+        raise LiveStateError(f"the sandbox's S3 made no bucket for {shown}: {error.get('Message') or exc}") from exc

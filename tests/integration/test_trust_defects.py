@@ -6,9 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import boto3
 import pytest
 
 from gluecat.sandbox.server import LocalGlue
+from gluecat.sandbox.state import running_sandbox
 from tests.integration.helpers import gluecat, write_project
 
 REGISTRATION = """\
@@ -115,4 +117,33 @@ def test_a_live_optimizer_without_enabled_imports_and_replans_clean(
     assert "enabled: False -> True" in planned.output, planned.output
     assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
     assert raw_glue.get_table_optimizer(**names)["TableOptimizer"]["configuration"]["enabled"] is True
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+HIVE_INPUT = {
+    "InputFormat": "org.apache.hadoop.mapred.TextInputFormat",
+    "OutputFormat": "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat",
+    "SerdeInfo": {"SerializationLibrary": "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe"},
+}
+
+
+def test_a_bucket_name_s3_refuses_imports_into_the_sandbox_and_plans_go_on(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "catalog.yaml").write_text("region: us-east-1\nsandbox: true\n")
+    with running_sandbox(root, None) as endpoint:  # someone wrote to the sandbox's Glue directly
+        glue = boto3.client("glue", endpoint_url=endpoint, region_name="us-east-1")
+        glue.create_database(DatabaseInput={"Name": "sales", "LocationUri": "s3://sandbox-lake/sales/"})
+        descriptor = {"Columns": [{"Name": "a", "Type": "int"}], "Location": "s3://ab/t/", **HIVE_INPUT}
+        glue.create_table(DatabaseName="sales", TableInput={"Name": "t", "StorageDescriptor": descriptor})
+
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 0, imported.output
+    assert "s3-bucket" in (root / "sales/tables/t.yaml").read_text()
+    planned = gluecat("plan", str(root), "--detailed-exitcode")
+    assert planned.exit_code == 0, planned.output
+    table = root / "sales/tables/t.yaml"
+    table.write_text(table.read_text() + "description: still managed\n")
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0 and "unexpected" not in applied.output, applied.output
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
