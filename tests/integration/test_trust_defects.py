@@ -147,3 +147,35 @@ def test_a_bucket_name_s3_refuses_imports_into_the_sandbox_and_plans_go_on(tmp_p
     applied = gluecat("apply", str(root), "--auto-approve")
     assert applied.exit_code == 0 and "unexpected" not in applied.output, applied.output
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+def test_a_lone_surrogate_in_live_text_is_one_table_s_failure_not_the_import_s(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any
+) -> None:
+    root = write_project(tmp_path / "project", server.endpoint_url, {})
+    raw_glue.create_database(DatabaseInput={"Name": "sales", "LocationUri": "s3://lake/sales/"})
+    column = {"Name": "a", "Type": "int"}
+    shapes = {
+        "a_fine": ([column], {}),
+        "comment": ([{**column, "Comment": "x\ud800y"}], {}),
+        "parameter": ([column], {"note": "low \udfff alone"}),
+        "z_fine": ([column], {}),
+    }
+    for name, (columns, parameters) in shapes.items():
+        descriptor = {"Columns": columns, "Location": f"s3://lake/sales/{name}/", **HIVE_INPUT}
+        raw_glue.create_table(
+            DatabaseName="sales", TableInput={"Name": name, "StorageDescriptor": descriptor, "Parameters": parameters}
+        )
+
+    imported = gluecat("import", str(root))
+    assert imported.exit_code == 1, imported.output
+    assert "unexpected" not in imported.output and "Traceback" not in imported.output
+    failures = [line for line in imported.output.splitlines() if line.startswith("not imported")]
+    assert failures == [
+        "not imported sales.comment: columns[0].comment holds a lone UTF-16 surrogate ('\\ud800'), which no YAML"
+        " file can hold: correct it in Glue, then import again",
+        "not imported sales.parameter: parameters.note holds a lone UTF-16 surrogate ('\\udfff'), which no YAML"
+        " file can hold: correct it in Glue, then import again",
+    ], imported.output
+    assert sorted(p.name for p in (root / "sales/tables").iterdir()) == ["a_fine.yaml", "z_fine.yaml"]
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
