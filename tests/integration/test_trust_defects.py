@@ -3,15 +3,20 @@ stays gone (the issue's "Why" lists them)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import boto3
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.state import running_sandbox
-from tests.integration.helpers import gluecat, write_project
+from tests.integration.helpers import gluecat, sales_project, write_project
 
 REGISTRATION = """\
 format: registration
@@ -179,3 +184,120 @@ def test_a_lone_surrogate_in_live_text_is_one_table_s_failure_not_the_import_s(
     ], imported.output
     assert sorted(p.name for p in (root / "sales/tables").iterdir()) == ["a_fine.yaml", "z_fine.yaml"]
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+IDX = """\
+storage: parquet
+columns: [{name: id, type: bigint}]
+partition_keys: [{name: dt, type: string}]
+partition_indexes: [{name: by_dt, keys: [dt]}]
+partitions: [{values: {dt: '2024-01-01'}}]
+"""
+OPTIMIZED = EVENTS + f"optimizers:\n  role_arn: {ROLE}\n  compaction: {{}}\n"
+
+
+def _saved_plan(tmp_path: Path, server: LocalGlue) -> tuple[Path, dict[str, Any]]:
+    """A saved plan creating a database, Hive tables with partitions, an index, an Iceberg table and
+    its optimizer: every shape apply reads from a plan file."""
+    root = sales_project(tmp_path / "project", server.endpoint_url, "warehouse: s3://lake/wh\n", idx=IDX,
+                         events=OPTIMIZED)  # fmt: skip
+    plan = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(plan)).exit_code == 0
+    document = json.loads(plan.read_text())
+    del document["digest"]
+    return plan, document
+
+
+def _forged(plan: Path, document: dict[str, Any]) -> None:
+    """Written with its digest recomputed, as anyone who can write the file can."""
+    canonical = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    plan.write_text(json.dumps({**document, "digest": digest}))
+
+
+def _change(document: dict[str, Any], kind: str, table_format: str = "hive") -> dict[str, Any]:
+    return next(c for c in document["changes"] if c["kind"] == kind and c["format"] == table_format)
+
+
+def _refused_in_one_line(plan: Path, server: LocalGlue) -> str:
+    server.reset_counts()
+    result = gluecat("apply", str(plan), "--auto-approve")
+    assert result.exit_code != 0
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"error: {plan}: ") and "unexpected" not in line, result.output
+    assert not any(server.calls().values()) or "GetCallerIdentity" in server.calls()
+    return line
+
+
+FORGERIES = {
+    "a reason that is null": lambda d: _change(d, "table").update(reason=None),
+    "unmanaged databases that are no list": lambda d: d["unmanaged"].update(databases=True),
+    "an Iceberg create without its location": lambda d: _change(d, "table", "iceberg")["desired"].pop("location"),
+    "an optimizer without its type": lambda d: _change(d, "optimizer")["desired"].pop("Type"),
+    "a binding whose root is a number": lambda d: d["binding"].update(root=1),
+    "recorded secrets that are no mapping": lambda d: d.update(secrets=1.5),
+    "partition fingerprints of another width": lambda d: d["partitions"][0].update(
+        live_fingerprints=[{"values": ["a", "b"], "fingerprint": "x"}]
+    ),
+}
+
+
+@pytest.mark.parametrize("forge", FORGERIES.values(), ids=FORGERIES.keys())
+def test_a_forged_saved_plan_is_refused_in_one_line(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str, forge: Callable[[dict[str, Any]], object]
+) -> None:
+    plan, document = _saved_plan(tmp_path, server)
+    forge(document)
+    _forged(plan, document)
+    line = _refused_in_one_line(plan, server)
+    assert "not a gluecat plan" in line, line
+    assert raw_databases(server) == []
+
+
+def raw_databases(server: LocalGlue) -> list[str]:
+    glue = boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    return [d["Name"] for d in glue.get_databases()["DatabaseList"]]
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 2), st.floats(allow_nan=False), st.text(max_size=4),
+    st.lists(st.integers(), max_size=2), st.lists(st.text(max_size=2), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_forged_field_is_refused_in_one_line_or_applied_without_an_internal_error(
+    tmp_path_factory: pytest.TempPathFactory, server: LocalGlue, data: st.DataObject
+) -> None:
+    server.reset()
+    boto3.client("s3", endpoint_url=server.endpoint_url, region_name="us-east-1").create_bucket(Bucket="lake")
+    plan, document = _saved_plan(tmp_path_factory.mktemp("forged"), server)
+    path = data.draw(st.sampled_from(_paths(document)), label="path")
+    parent = document
+    for part in path[:-1]:
+        parent = parent[part]
+    if isinstance(parent, dict) and data.draw(st.booleans(), label="delete"):
+        del parent[path[-1]]  # a key left out
+    elif isinstance(parent[path[-1]], str) and data.draw(st.booleans(), label="truncate"):
+        parent[path[-1]] = parent[path[-1]][: len(parent[path[-1]]) // 2]  # a value cut short
+    else:
+        parent[path[-1]] = data.draw(JUNK, label="junk")  # a value of another type
+    _forged(plan, document)
+    result = gluecat("apply", str(plan), "--auto-approve")
+    assert "unexpected error" not in result.output and "Traceback" not in result.output, result.output
+    if "not a gluecat plan" in result.output:
+        (line,) = result.output.strip().splitlines()
+        assert line.startswith(f"error: {plan}: "), line
