@@ -21,7 +21,7 @@ from gluecat.errors import GluecatError, LiveStateError
 from gluecat.sandbox.lock import SandboxLock
 from gluecat.sandbox.server import LocalGlue, request_save
 from gluecat.secrets import redact
-from gluecat.secrets.files import confined, make_directory
+from gluecat.secrets.files import OutsideRoot, confined, make_directory
 
 STATE_DIR = Path(".gluecat") / "sandbox"
 REGION = "us-east-1"
@@ -67,7 +67,26 @@ def _private_server(project_root: Path, region: str | None, lock: SandboxLock, p
         make_directory(project_root, state, private=True)
     except OSError:  # a read-only project: confined all the same, and the server says what it cannot save
         confined(project_root, state)
+    _own_entries(state)
     return LocalGlue(port=port, state=state, region=region or REGION, inherit_fds=(lock.descriptor,))
+
+
+def _own_entries(state: Path) -> None:
+    """Refused before the server starts, so nothing is written that could not be saved: a file of the
+    state (`state.json`, `lakeformation.json`, ...) that is a link leading out of it."""
+    try:
+        entries = list(state.iterdir())
+    except OSError:
+        return  # none yet, or unreadable: the server says what it cannot restore
+    for entry in entries:
+        try:
+            confined(state, entry)
+        except OutsideRoot:
+            raise OutsideRoot(
+                f"the sandbox state's {entry} is a symbolic link to {entry.resolve()}, outside {state}: the"
+                " sandbox saves only inside it, and what a command wrote would be lost; replace the link with the"
+                f" file it points to (or move {entry.name} aside to start over)"
+            ) from None
 
 
 def ensure_buckets(session: botocore.session.Session, endpoint: str, uris: list[str]) -> None:

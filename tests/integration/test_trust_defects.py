@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.state import running_sandbox
+from gluecat.sandbox.tracking import SAVE_PATH, Tracking
+from gluecat.secrets.files import OutsideRoot
 from tests.integration.helpers import gluecat, sales_project, write_project
 
 REGISTRATION = """\
@@ -301,3 +303,49 @@ def test_any_forged_field_is_refused_in_one_line_or_applied_without_an_internal_
     if "not a gluecat plan" in result.output:
         (line,) = result.output.strip().splitlines()
         assert line.startswith(f"error: {plan}: "), line
+
+
+def _sandbox_project(tmp_path: Path, description: str = "one") -> Path:
+    root = tmp_path / "project"
+    (root / "sales/tables").mkdir(parents=True, exist_ok=True)
+    (root / "catalog.yaml").write_text("region: us-east-1\nsandbox: true\n")
+    (root / "sales/database.yaml").write_text("location: s3://sandbox-lake/sales/\n")
+    (root / "sales/tables/t.yaml").write_text(TABLE + f"description: {description}\n")
+    return root
+
+
+def test_a_linked_sandbox_state_file_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    root = _sandbox_project(tmp_path)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    state = root / ".gluecat/sandbox/state.json"
+    elsewhere = tmp_path / "elsewhere.json"
+    state.rename(elsewhere)
+    state.symlink_to(elsewhere)
+    kept = elsewhere.read_bytes()
+    _sandbox_project(tmp_path, "two")
+
+    result = gluecat("apply", str(root), "--auto-approve")
+    assert result.exit_code == 1
+    (line,) = result.output.strip().splitlines()  # no server traceback, no "Apply complete", no HTTP 500
+    assert line.startswith("error: the sandbox state's") and "state.json is a symbolic link" in line, line
+    assert "replace the link with the file" in line
+    assert elsewhere.read_bytes() == kept
+
+    state.unlink()
+    elsewhere.rename(state)
+    applied = gluecat("apply", str(root), "--auto-approve")
+    assert applied.exit_code == 0 and "1 table updated" in applied.output, applied.output
+
+
+def test_a_save_the_files_refuse_is_one_answer_not_a_server_error() -> None:
+    def refused() -> None:
+        raise OutsideRoot("refusing to write state.json: a symbolic link takes it outside the sandbox")
+
+    tracking = Tracking(lambda environ, start: [b"{}"], refused)
+    tracking.note_write()
+    answers: list[str] = []
+    body = tracking({"PATH_INFO": SAVE_PATH}, lambda status, headers: answers.append(status))
+    assert answers == ["200 OK"]
+    assert json.loads(b"".join(body)) == {"saved": False, "error": "refusing to write state.json: a symbolic link"
+                                          " takes it outside the sandbox"}  # fmt: skip
+    assert tracking.save_on_exit() is None  # reported once, to the command that asked
