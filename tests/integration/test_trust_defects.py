@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -349,3 +351,19 @@ def test_a_save_the_files_refuse_is_one_answer_not_a_server_error() -> None:
     assert json.loads(b"".join(body)) == {"saved": False, "error": "refusing to write state.json: a symbolic link"
                                           " takes it outside the sandbox"}  # fmt: skip
     assert tracking.save_on_exit() is None  # reported once, to the command that asked
+
+
+@pytest.mark.parametrize("name", ["lakeformation.json", "optimizers.json"])
+@pytest.mark.parametrize("text", ["{not json", "[1, 2]", '{"grants": 5, "tags": {"k": 3}}'])
+def test_a_damaged_sandbox_state_file_is_one_line_naming_it(tmp_path: Path, name: str, text: str) -> None:
+    root = _sandbox_project(tmp_path)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    damaged = root / ".gluecat/sandbox" / name
+    damaged.write_text(text)
+
+    # A process of its own, as a user runs it: the server's stderr is the terminal's too.
+    result = subprocess.run([sys.executable, "-m", "gluecat", "plan", str(root)], capture_output=True, text=True)
+    assert result.returncode == 1
+    (line,) = (result.stdout + result.stderr).strip().splitlines()  # no traceback from the server
+    assert line.startswith(f"error: cannot restore the sandbox state from {damaged} ("), line
+    assert line.endswith("move it aside (or delete it to start over without what it held)"), line
