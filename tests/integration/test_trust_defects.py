@@ -367,3 +367,24 @@ def test_a_damaged_sandbox_state_file_is_one_line_naming_it(tmp_path: Path, name
     (line,) = (result.stdout + result.stderr).strip().splitlines()  # no traceback from the server
     assert line.startswith(f"error: cannot restore the sandbox state from {damaged} ("), line
     assert line.endswith("move it aside (or delete it to start over without what it held)"), line
+
+
+@pytest.mark.parametrize("secret", ["able", "date", "sales", "hive"])
+def test_a_secret_spelled_inside_gluecat_s_own_words_leaves_the_saved_plan_usable(
+    tmp_path: Path, server: LocalGlue, raw_glue: Any, monkeypatch: pytest.MonkeyPatch, secret: str
+) -> None:
+    monkeypatch.setenv("DB_TOKEN", secret)
+    token = TABLE + "parameters:\n  token: ${env.DB_TOKEN}\n"
+    root = sales_project(tmp_path / "project", server.endpoint_url, tok=token)
+    plan = tmp_path / "plan.json"
+    assert gluecat("plan", str(root), "--out", str(plan)).exit_code == 0
+    saved = json.loads(plan.read_text())
+    assert {c["kind"] for c in saved["changes"]} == {"database", "table"}  # its words, as gluecat reads them
+    assert {c["action"] for c in saved["changes"]} == {"create"}
+    tok = next(c for c in saved["changes"] if c["address"] == "sales.tok")
+    assert tok["desired"]["Parameters"] == {"token": "(sensitive:DB_TOKEN)"}  # the value, never in clear
+
+    applied = gluecat("apply", str(plan), "--auto-approve")
+    assert applied.exit_code == 0, applied.output
+    assert raw_glue.get_table(DatabaseName="sales", Name="tok")["Table"]["Parameters"] == {"token": secret}
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
