@@ -12,9 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import boto3
+import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pyiceberg.catalog.glue import GlueCatalog
+from pyiceberg.schema import Schema
+from pyiceberg.types import LongType, NestedField
 
 from gluecat.sandbox.server import LocalGlue
 from gluecat.sandbox.state import running_sandbox
@@ -388,3 +392,58 @@ def test_a_secret_spelled_inside_gluecat_s_own_words_leaves_the_saved_plan_usabl
     assert applied.exit_code == 0, applied.output
     assert raw_glue.get_table(DatabaseName="sales", Name="tok")["Table"]["Parameters"] == {"token": secret}
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
+
+
+OWNER_SECRET = "hunter2-owner-9"
+
+
+def test_history_masks_a_password_in_an_owner(tmp_path: Path, server: LocalGlue, raw_glue: Any) -> None:
+    files = {"sales/database.yaml": "location: s3://lake/sales/\n", "sales/tables/t.yaml": TABLE}
+    root = write_project(tmp_path / "project", server.endpoint_url, files)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    table = raw_glue.get_table(DatabaseName="sales", Name="t")["Table"]
+    keep = ("Name", "StorageDescriptor", "PartitionKeys", "TableType", "Parameters")
+    table_input = {key: table[key] for key in keep if key in table}
+    raw_glue.update_table(DatabaseName="sales", TableInput={**table_input, "Owner": f"svc;Password={OWNER_SECRET}"})
+    raw_glue.update_table(DatabaseName="sales", TableInput={**table_input, "Owner": "svc", "Description": "later"})
+
+    human = gluecat("history", str(root), "sales.t")
+    shown = gluecat("history", str(root), "sales.t", "--format", "json")
+    assert human.exit_code == 0 and shown.exit_code == 0, human.output + shown.output
+    assert "owner: " in human.output and "svc;Password=" in human.output  # the change is shown, its secret not
+    for output in (human.output, shown.output):
+        assert OWNER_SECRET not in output
+
+
+def test_history_masks_secret_looking_keys_of_iceberg_snapshot_summaries(
+    tmp_path: Path, server: LocalGlue, lake_bucket: str
+) -> None:
+    client = boto3.client("glue", endpoint_url=server.endpoint_url, region_name="us-east-1")
+    properties = {"s3.endpoint": server.endpoint_url, "s3.access-key-id": "testing"}
+    properties.update({"s3.secret-access-key": "testing", "s3.region": "us-east-1"})
+    catalog = GlueCatalog("test", client=client, **properties)
+    catalog.create_namespace("lake")
+    table = catalog.create_table("lake.events", Schema(NestedField(1, "n", LongType())), location="s3://lake/events")
+    summary = {"jdbc.password": "summary-secret-1", "spark.app.id": "app-7"}
+    table.append(pa.Table.from_pylist([{"n": 1}], schema=table.schema().as_arrow()), snapshot_properties=summary)
+    root = write_project(tmp_path / "project", server.endpoint_url, {"lake/database.yaml": "location: s3://lake/\n"})
+
+    shown = gluecat("history", str(root), "lake.events", "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    (snapshot,) = json.loads(shown.output)["snapshots"]
+    assert snapshot["summary"]["spark.app.id"] == "app-7"
+    assert snapshot["summary"]["jdbc.password"] != "summary-secret-1"
+    assert "summary-secret-1" not in shown.output
+    assert "summary-secret-1" not in gluecat("history", str(root), "lake.events").output
+
+
+def test_the_sandbox_s_bucket_error_masks_a_password_in_the_location(tmp_path: Path) -> None:
+    root = _sandbox_project(tmp_path)
+    database = "location: s3://reader:bucket-pass-5@sandbox-lake/sales/\nlint: {allow: [s3-bucket]}\n"
+    (root / "sales/database.yaml").write_text(database)
+
+    result = gluecat("plan", str(root))
+    assert result.exit_code == 1
+    (line,) = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert "makes no bucket for" in line and "name the bucket alone (s3://sandbox-lake/...)" in line, line
+    assert "bucket-pass-5" not in result.output
