@@ -62,14 +62,16 @@ def test_rollback_of_a_registration_writes_the_version_back(
 
     if saved:
         plan = tmp_path / "rollback.json"
-        result = gluecat("rollback", str(root), "sales.reg", "--to-version", "1", "--out", str(plan))
-        assert result.exit_code == 0, result.output
+        rolled = gluecat("rollback", str(root), "sales.reg", "--to-version", "1", "--out", str(plan))
+        assert rolled.exit_code == 0, rolled.output
         result = gluecat("apply", str(plan), "--auto-approve")
     else:
         result = gluecat("rollback", str(root), "sales.reg", "--to-version", "1", "--auto-approve")
+        rolled = result
     assert result.exit_code == 0, result.output
     assert "nothing to write" not in result.output
     assert "description: changed by hand -> as registered" in result.output
+    assert "plans leave a registration as it is, so the rollback stands" in rolled.output  # not "would undo"
     assert _carried(raw_glue) == version_1
     assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0
 
