@@ -36,6 +36,7 @@ from gluecat.history.rollback import (
     snapshot_rollback,
     table_file,
 )
+from gluecat.kinds.registry import kind_of
 from gluecat.model import TABLE_MODELS
 from gluecat.model.table import Table, as_table
 from gluecat.plan import saved, serialize
@@ -45,7 +46,7 @@ from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 from gluecat.render.text import value
 from gluecat.secrets import redact
-from gluecat.secrets.files import write_inside
+from gluecat.secrets.files import confined, write_inside
 from gluecat.text.plain import counted
 
 HEADER = (
@@ -151,6 +152,8 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
         saved.check_destination(request.out)
     project = load_checked(root, warn_finding, env, Targets.parse([request.address]))
     project_database(project, database)
+    if request.write_yaml:  # refused now, not after Glue was rolled back
+        confined(project.root, _yaml_path(project, database, name))
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
     with connect(project) as connection:
@@ -185,12 +188,12 @@ def _version(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
             markup=False,
         )
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
         return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
         stdout.print(f"{request.address} already means what version {wanted} held: nothing to write.", markup=False)
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
         return ExitCode.OK
     refuse_destruction(plan, request.allow_destroy)
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
@@ -199,7 +202,7 @@ def _version(
     verify_unchanged(connection, plan, creates=False)
     code = report_apply(execute_plan(connection, plan))
     if code == 0:
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
     return code
 
 
@@ -226,8 +229,14 @@ def _model(data: dict[str, Any], name: str) -> Table:
     return table
 
 
-def _yaml_step(project: Project, request: Rollback, database: str, name: str, data: dict[str, Any]) -> None:
-    path = project.root / database / "tables" / f"{name}.yaml"
+def _yaml_path(project: Project, database: str, name: str) -> Path:
+    return project.root / database / "tables" / f"{name}.yaml"
+
+
+def _yaml_step(
+    project: Project, request: Rollback, database: str, name: str, data: dict[str, Any], evolves: bool
+) -> None:
+    path = _yaml_path(project, database, name)
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
         references = References(project.config.vars)
@@ -244,6 +253,13 @@ def _yaml_step(project: Project, request: Rollback, database: str, name: str, da
         return
     if not path.exists():
         stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
+        return
+    if not evolves:  # a registration: plans create it when missing and never change it
+        stdout.print(
+            f"{path} still carries the registration as it was; plans leave a registration as it is, so the"
+            " rollback stands: rerun with --write-yaml to record the version in the file.",
+            markup=False,
+        )
         return
     stdout.print(
         f"{path} still describes the table as it was: the next plan would undo the rollback. Rerun with"

@@ -122,12 +122,18 @@ def read(path: Path) -> tuple[Plan, Binding]:
             f"{path} was changed after gluecat saved it (its digest does not match); a saved plan is applied"
             f" exactly as reviewed: make it again with `gluecat plan --out {shlex.quote(str(path))}`"
         )
-    _check_secrets(path, document.pop("secrets", {}))
+    from gluecat.plan import document as shapes  # the saved plan's schema loads only to read one
+
     try:
-        binding = Binding(**document.pop("binding"))
-    except TypeError as exc:
-        raise GluecatError(f"{path}: its binding is not one gluecat writes ({exc}): make the plan again") from exc
-    return serialize.from_json(document), binding
+        shapes.check_saved(document)
+    except GluecatError as exc:
+        raise GluecatError(f"{path}: {exc}") from None
+    _check_secrets(path, document.pop("secrets", {}))
+    binding = Binding(**document.pop("binding"))
+    try:
+        return serialize.from_json(document), binding
+    except GluecatError as exc:
+        raise GluecatError(f"{path}: {exc}") from None
 
 
 def _check_secrets(path: Path, recorded: dict[str, str]) -> None:
