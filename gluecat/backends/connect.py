@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from gluecat.backends import aws
 from gluecat.backends.aws import Session
-from gluecat.backends.base import Catalog, MetastoreAddress
+from gluecat.backends.base import Catalog, MetastoreAddress, TableVersions
 from gluecat.backends.glue import Glue, make_session, static_credentials
 from gluecat.backends.registry import Capabilities, capabilities
 from gluecat.errors import GluecatError
@@ -63,6 +63,13 @@ class Connection:
         """The Glue client itself, for what only Glue offers (pyiceberg's Glue catalog, call counts)."""
         assert isinstance(self.catalog, Glue), "a Glue catalog"
         return self.catalog
+
+    def versions(self, what: str) -> TableVersions:
+        """The catalog's kept table versions, for `what` (a command); refused in one line naming the
+        backend when it keeps none."""
+        if not self.capabilities.versions:
+            raise GluecatError(f"{what} reads Glue's table versions; {self.capabilities.title} keeps none")
+        return self.glue
 
     @cached_property
     def iceberg(self) -> IcebergTables:
