@@ -1,8 +1,10 @@
 """Every catalog gluecat manages, one line each: what it holds and can do, so that what it cannot is
 refused offline, in one line naming the backend and the key, before a plan reaches it.
 
-Adding a backend is its module (a `Catalog`, plus a shapes module), its settings in
-`gluecat/model/catalog.py`, its opening in `gluecat/backends/connect.py` and one line here.
+Adding a backend is its module (a `Catalog` and the `open_connection` that `connect` calls, plus a
+shapes module), its settings in `gluecat/model/catalog.py` and one line here; nothing outside
+`gluecat/backends/` asks which backend it talks to, only what the backend holds and can do
+(`tests/unit/test_backend_names.py`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ class Capabilities:
     identity: str | None = None
     scope_key: str | None = None
     any_type_change: bool = True  # False: it refuses a column type change its values cannot be read as
+    module: str = ""  # the backend's module, whose `open_connection` connects to it
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "module", self.module or f"gluecat.backends.{self.name}")
 
     def holds(self, table_format: str) -> bool:
         return table_format in self.formats
@@ -65,7 +71,7 @@ BACKENDS: dict[str, Capabilities] = {
         Capabilities(
             "iceberg-rest", "an Iceberg REST catalog", frozenset({"iceberg"}), False, False, False,
             "rest_uri", "https://HOST[:PORT][/PATH]", nested_namespaces=True, engine_catalog="rest",
-            identity="iceberg-rest", scope_key="rest_warehouse",
+            identity="iceberg-rest", module="gluecat.backends.rest", scope_key="rest_warehouse",
         ),
     )
 }  # fmt: skip

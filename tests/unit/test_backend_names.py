@@ -12,9 +12,11 @@ from gluecat.backends.registry import BACKENDS
 ROOT = Path(__file__).parents[2]
 PACKAGE = ROOT / "gluecat"
 NAMES = frozenset(BACKENDS)
-# The modules of one backend each: a catalog, its shapes, its clients. Importing one names that backend.
+# The modules of one backend each: its catalog (the registry names it), its shapes, its clients.
+# Importing one names that backend.
 BACKEND_MODULES = frozenset(
-    f"gluecat.backends.{name}" for name in ("glue", "hive", "hive_shapes", "iceberg_hive", "rest", "rest_shapes")
+    {backend.module for backend in BACKENDS.values()}
+    | {f"gluecat.backends.{name}" for name in ("glue", "hive", "hive_shapes", "iceberg_hive", "rest", "rest_shapes")}
 )
 # Outside backends/, only the setting itself (`backend:` in catalog.yaml) names a backend.
 NAMED_OUTSIDE = {"gluecat/model/catalog.py"}
