@@ -19,7 +19,6 @@ from gluecat.adopt.table import adopt_table
 from gluecat.adopt.yamlout import dump
 from gluecat.apply.run import refuse_destruction, verify_unchanged
 from gluecat.backends.connect import Connection, connect
-from gluecat.backends.glue import Glue
 from gluecat.cli import progress
 from gluecat.cli.history import split_address
 from gluecat.cli.interrupt import stop_on_signals
@@ -70,17 +69,11 @@ def _missing(project: Project, connection: Connection, database: str, name: str,
     """`sales.ordrs is not in the catalog: did you mean 'sales.orders'?`, from the project's tables and Glue's."""
     address = f"{database}.{name}"
     names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
-    if connection.glue.database(database) is not None:
-        names |= {f"{database}.{t['Name']}" for t in connection.glue.tables(database)}
+    if connection.catalog.database(database) is not None:
+        names |= {f"{database}.{t['Name']}" for t in connection.catalog.tables(database)}
     close = difflib.get_close_matches(address, sorted(names), n=1)
     hint = f": did you mean {close[0]!r}?" if close else why
     return GluecatError(f"{address} is not in the catalog{hint}")
-
-
-def _glue(connection: Connection, what: str) -> Glue:
-    if not isinstance(connection.catalog, Glue):
-        raise GluecatError(f"{what} reads Glue's table versions; {connection.capabilities.title} keeps none")
-    return connection.catalog
 
 
 # history
@@ -90,7 +83,7 @@ def history_command(root: Path, address: str, output_format: str, limit: int, pa
     database, name = split_address(address)
     project = load_checked(root, warn_finding, env)
     with connect(project) as connection:
-        _glue(connection, "history")
+        connection.versions("history")
         if connection.catalog.table(database, name) is None:
             raise _missing(project, connection, database, name, "")
         found = table_history(connection, database, name, limit, page)
@@ -157,7 +150,7 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
     with connect(project) as connection:
-        _glue(connection, "rollback")
+        connection.versions("rollback")
         live = connection.catalog.table(database, name)
         if live is None:
             raise _missing(project, connection, database, name, ": there is nothing to roll back")
@@ -174,7 +167,7 @@ def _version(
     wanted = str(request.to_version)
     if str(live.get("VersionId")) == wanted:
         raise GluecatError(f"{request.address} is at version {wanted} already")
-    version = _glue(connection, "rollback").table_version(database, name, wanted)
+    version = connection.versions("rollback").table_version(database, name, wanted)
     if version is None:
         raise GluecatError(f"{request.address} has no version {wanted} (`gluecat history` lists those Glue keeps)")
     data = _version_data(project, connection, database, name, version["Table"])
@@ -314,7 +307,7 @@ def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, e
 
 def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, signals: ExitStack) -> int:
     with connect(project) as connection:
-        _glue(connection, "prune-versions")
+        connection.versions("prune-versions")
         with progress.status(stderr, "reading table versions") as update:
             tables = prune_candidates(project, connection, targets, keep, update)
         if not tables:
