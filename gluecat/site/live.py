@@ -50,7 +50,9 @@ def read_facts(project: Project, connection: Connection) -> tuple[LiveFacts, lis
             if table.get("TableType") == "VIRTUAL_VIEW":
                 found = texts_sql(address, name, table.get("ViewOriginalText"), table.get("ViewExpandedText"))
                 views += [found] if found else []
-    return LiveFacts(objects, unmanaged_databases, unmanaged_tables), views
+    lakeformation = connection.lakeformation
+    grants = lakeformation.permissions() if lakeformation is not None else None
+    return LiveFacts(objects, unmanaged_databases, unmanaged_tables, grants), views
 
 
 def _count_partitions(connection: Connection, database: str, table: str) -> int:

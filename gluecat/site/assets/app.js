@@ -201,6 +201,23 @@ const GLUECAT = (() => {
         ["Projection", p.projection ? pretty(p.projection) : null]])];
   }
 
+  // Who can read what: each principal, what it holds, on which columns, and through which grant.
+  function accessSection(t) {
+    const grants = t.access || [];
+    const live = catalog.catalog.live_grants;
+    const from = live ? "the project files and Lake Formation" : "the project files";
+    if (!grants.length) return [h("h2", null, "Access"), h("p", { class: "muted", id: "access" }, `No Lake Formation grants on this table in ${from}.`)];
+    const on = (g) => g.columns ? `columns ${g.columns.join(", ")}` : g.excluded_columns ? `all columns but ${g.excluded_columns.join(", ")}` : "all columns";
+    const rows = grants.map((g) => h("tr", null,
+      h("td", null, h("code", null, g.principal)),
+      h("td", null, g.reads ? h("strong", null, "reads") : h("span", { class: "muted" }, "does not read"), " ", on(g)),
+      h("td", null, g.permissions.join(", "), g.grantable.length ? h("span", { class: "muted" }, ` (may grant ${g.grantable.join(", ")})`) : null),
+      h("td", null, g.through),
+      h("td", null, g.source.join(", "))));
+    return [h("h2", null, "Access"),
+      h("table", { id: "access" }, h("tr", null, h("th", null, "Principal"), h("th", null, "Reads"), h("th", null, "Permissions"), h("th", null, "Through"), h("th", null, "Source")), rows)];
+  }
+
   function tablePage(t) {
     document.title = t.id;
     main(
@@ -208,7 +225,7 @@ const GLUECAT = (() => {
       h("p", null, t.description || ""),
       definitionList([["Location", t.location], ["File", t.file ? h("code", null, t.file) : null], ["Database", h("a", { href: dbHref(t.database) }, t.database)]]),
       h("h2", null, "Columns"), columnsTable(t.columns || [], (t.lineage || {}).feeds, (t.lineage || {}).reads, t.partition_keys),
-      partitions(t.partitions), lineageSection(t),
+      partitions(t.partitions), accessSection(t), lineageSection(t),
       t.sql ? [h("h2", null, `SQL${t.dialect ? ` (${t.dialect})` : ""}`), h("pre", null, t.sql)] : null,
       details(t.details), live(t.live),
     );
