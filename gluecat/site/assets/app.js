@@ -191,7 +191,26 @@ const GLUECAT = (() => {
   }
   function live(values) {
     if (!values) return null;
-    return [h("h2", null, "Live catalog"), definitionList(Object.entries(values).map(([k, v]) => [k, pretty(v)]))];
+    const { Versions: versions, Snapshots: snapshots, ...rest } = values;
+    return [h("h2", null, "Live catalog"), definitionList(Object.entries(rest).map(([k, v]) => [k, pretty(v)])),
+      versionsSection(versions), snapshotsSection(snapshots)];
+  }
+  function versionsSection(v) {
+    if (!v) return null;
+    return [h("h2", null, "Versions"), h("p", { id: "versions" }, `${v.count.toLocaleString("en")} version${v.count === 1 ? "" : "s"} kept`,
+      v.count > v.latest.length ? `; the latest ${v.latest.length}:` : ":"),
+      h("table", { id: "versions-latest" }, h("tr", null, h("th", null, "Version"), h("th", null, "Time")),
+        v.latest.map((x) => h("tr", null, h("td", null, x.version), h("td", null, x.time || ""))))];
+  }
+  function snapshotsSection(s) {
+    if (!s) return null;
+    if (s.error) return [h("h2", null, "Snapshots"), h("p", { class: "unresolved" }, s.error)];
+    const c = s.current || {};
+    return [h("h2", null, "Snapshots"),
+      h("div", { id: "snapshots" }, definitionList([["Snapshots", s.count.toLocaleString("en")], ["Current snapshot", c.id || "none"],
+        ["Time", c.time], ["Operation", c.operation], ["Records added", c.added_records], ["Records in total", c.total_records]])),
+      s.latest.length > 1 ? h("table", null, h("tr", null, h("th", null, "Snapshot"), h("th", null, "Time"), h("th", null, "Operation")),
+        s.latest.map((x) => h("tr", null, h("td", null, x.id), h("td", null, x.time), h("td", null, x.operation || "")))) : null];
   }
   function partitions(p) {
     if (!p) return null;
