@@ -16,20 +16,12 @@ from gluecat.model.table import Column, as_view, columns_of, declared_location
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.secrets.redact import mask_any
 from gluecat.site.access import Held, add_live_grants, declared_grants, effective_tags, readers
+from gluecat.site.settings import optimizers_of, owner_of
 
 FORMAT_VERSION = 1
 # Shown in their own sections (or not at all), not among a table's other settings.
-_OWN_SECTIONS = {
-    "name",
-    "description",
-    "format",
-    "columns",
-    "partition_keys",
-    "partitions",
-    "location",
-    "sql",
-    "grants",
-}
+_OWN_SECTIONS = {"name", "description", "format", "columns", "partition_keys", "partitions", "location", "sql"}
+_OWN_SECTIONS |= {"grants", "optimizers"}
 
 
 @dataclass(frozen=True)
@@ -92,6 +84,7 @@ def _database(project: Project, db: LoadedDatabase, lineage: Lineage, facts: Liv
     return {
         "name": db.name,
         "description": model.description,
+        "owner": owner_of(model.model_dump(mode="json")),
         "location": model.location,
         "file": _relative(project, db.source.path),
         "details": mask_any(model.model_dump(mode="json", exclude_none=True, exclude={"name", "description"})),
@@ -120,6 +113,8 @@ def _table(
         "columns": [_column(c) for c in columns_of(model)],
         "partition_keys": [_column(c) for c in getattr(model, "partition_keys", [])],
         "partitions": _partitions(model),
+        "owner": owner_of(dumped),
+        "optimizers": optimizers_of(model),
         "access": readers(held, db.name, table.name, [c.name for c in columns], tags, column_tags),
         "details": mask_any({k: v for k, v in dumped.items() if k not in _OWN_SECTIONS}),
         "live": facts.objects.get(address),

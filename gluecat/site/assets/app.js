@@ -105,21 +105,40 @@ const GLUECAT = (() => {
       grants.map((g) => h("tr", null, h("td", null, g.principal), h("td", null, (g.permissions || []).join(", ")), h("td", null, pretty(g.expression || g)))));
   }
 
-  function database(name) {
+  const PAGE_ROWS = 100; // a database's tables are drawn a page at a time: 1,000 rows would slow the page
+  function database(name, pageNo) {
     const db = catalog.databases.find((d) => d.name === name);
     if (!db) return notFound(name);
-    const rows = db.tables.map(([table, , kind, description, columns, unmanaged]) =>
+    const pagesOf = Math.max(1, Math.ceil(db.tables.length / PAGE_ROWS));
+    const page = Math.min(Math.max(1, pageNo || 1), pagesOf);
+    const first = (page - 1) * PAGE_ROWS;
+    const rows = db.tables.slice(first, first + PAGE_ROWS).map(([table, , kind, description, columns, unmanaged]) =>
       h("tr", null, h("td", null, h("a", { href: tableHref(`${db.name}.${table}`) }, table), badge(kind, unmanaged)),
         h("td", null, columns), h("td", null, description)),
     );
+    const pageLink = (n, label) => n >= 1 && n <= pagesOf && n !== page ? h("a", { href: `${dbHref(db.name)}/${n}` }, label) : h("span", { class: "muted" }, label);
+    const pager = pagesOf > 1 ? h("p", { class: "pager" }, pageLink(page - 1, "‹ Previous"), ` Rows ${(first + 1).toLocaleString("en")}–${Math.min(first + PAGE_ROWS, db.tables.length).toLocaleString("en")} of ${db.tables.length.toLocaleString("en")} (page ${page} of ${pagesOf}) `, pageLink(page + 1, "Next ›")) : null;
     main(
       h("h1", null, db.name, db.unmanaged ? badge("database", true)[1] : null),
       h("p", null, db.description || ""),
-      definitionList([["Location", db.location], ["File", db.file ? h("code", null, db.file) : null]]),
+      definitionList([["Owner", db.owner], ["Location", db.location], ["File", db.file ? h("code", null, db.file) : null]]),
       details(db.details), live(db.live),
       h("h2", null, `Tables and views (${db.tables.length})`),
-      h("table", null, h("tr", null, h("th", null, "Name"), h("th", null, "Columns"), h("th", null, "Description")), rows),
+      pager,
+      h("table", { id: "tables" }, h("tr", null, h("th", null, "Name"), h("th", null, "Columns"), h("th", null, "Description")), rows),
+      pager ? pager.cloneNode(true) : null,
     );
+  }
+
+  function optimizersSection(list) {
+    if (!list || !list.length) return null;
+    const words = (key) => key.replace(/_/g, " ");
+    return [h("h2", null, "Optimizers"), h("table", { id: "optimizers" },
+      h("tr", null, h("th", null, "Optimizer"), h("th", null, "Runs"), h("th", null, "Settings"), h("th", null, "Role")),
+      list.map((o) => h("tr", null, h("td", null, words(o.type)),
+        h("td", null, o.enabled ? "yes" : "no (kept, not run)"),
+        h("td", null, Object.keys(o.settings).length ? Object.entries(o.settings).map(([k, v]) => `${words(k)}: ${v}`).join("; ") : h("span", { class: "muted" }, "Glue's defaults")),
+        h("td", null, h("code", null, o.role), o.vpc_connection ? ` via ${o.vpc_connection}` : null))))];
   }
 
   function columnsTable(columns, feeds, reads, partitionKeys) {
@@ -242,9 +261,9 @@ const GLUECAT = (() => {
     main(
       h("h1", null, t.id, badge(t.kind, t.unmanaged)),
       h("p", null, t.description || ""),
-      definitionList([["Location", t.location], ["File", t.file ? h("code", null, t.file) : null], ["Database", h("a", { href: dbHref(t.database) }, t.database)]]),
+      definitionList([["Owner", t.owner || (t.live || {}).Owner], ["Location", t.location], ["File", t.file ? h("code", null, t.file) : null], ["Database", h("a", { href: dbHref(t.database) }, t.database)]]),
       h("h2", null, "Columns"), columnsTable(t.columns || [], (t.lineage || {}).feeds, (t.lineage || {}).reads, t.partition_keys),
-      partitions(t.partitions), accessSection(t), lineageSection(t),
+      partitions(t.partitions), optimizersSection(t.optimizers), accessSection(t), lineageSection(t),
       t.sql ? [h("h2", null, `SQL${t.dialect ? ` (${t.dialect})` : ""}`), h("pre", null, t.sql)] : null,
       details(t.details), live(t.live),
     );
@@ -287,7 +306,10 @@ const GLUECAT = (() => {
       if (!byId.has(id)) return notFound(id);
       return withPage(byId.get(id), (t) => { if (location.hash === tableHref(id) || decodeURIComponent(location.hash.slice(4)) === id) tablePage(t); });
     }
-    if (hash.startsWith("/db/")) return database(hash.slice(4));
+    if (hash.startsWith("/db/")) {
+      const [name, page] = hash.slice(4).split("/");
+      return database(name, Number(page) || 1);
+    }
     if (hash.startsWith("/search/")) return searchPage(hash.slice(8));
     home();
   }
