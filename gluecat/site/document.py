@@ -15,7 +15,7 @@ from gluecat.model.partitions import PartitionEntry
 from gluecat.model.table import Column, as_view, columns_of, declared_location
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.secrets.redact import mask_any
-from gluecat.site.access import Held, add_live_grants, declared_grants, effective_tags, readers
+from gluecat.site.access import Held, add_live_grants, database_grants, declared_grants, effective_tags, readers
 from gluecat.site.settings import optimizers_of, owner_of
 
 FORMAT_VERSION = 1
@@ -42,7 +42,8 @@ def build_document(project: Project, lineage: Lineage, live: LiveFacts | None = 
     declared = {db.name for db in project.databases}
     for name, shape in sorted(facts.unmanaged_databases.items()):
         if name not in declared:
-            databases.append({"name": name, "unmanaged": True, **shape, "tables": []})
+            access = database_grants(held, name, {})
+            databases.append({"name": name, "unmanaged": True, **shape, "access": access, "tables": []})
     by_name = {db["name"]: db for db in databases}
     for address, page in sorted(facts.unmanaged_tables.items()):
         db_name = address.partition(".")[0]
@@ -87,7 +88,8 @@ def _database(project: Project, db: LoadedDatabase, lineage: Lineage, facts: Liv
         "owner": owner_of(model.model_dump(mode="json")),
         "location": model.location,
         "file": _relative(project, db.source.path),
-        "details": mask_any(model.model_dump(mode="json", exclude_none=True, exclude={"name", "description"})),
+        "details": mask_any(model.model_dump(mode="json", exclude_none=True, exclude={"name", "description", "grants"})),
+        "access": database_grants(held, db.name, model.lf_tags or {}),
         "live": facts.objects.get(db.name),
         "tables": [_table(project, db, table, lineage, facts, held) for table in db.tables],
     }

@@ -112,5 +112,11 @@ def test_a_tables_page_says_who_can_read_what(browser: Browser, tmp_path: Path) 
     tagged = next(row for row in rows if row[3].startswith("LF-tags"))
     assert tagged[:2] == [ANALYST, "reads columns customer_id"] and "tier=gold" in tagged[3]
     browser.screenshot("access")
+    _open(browser, site, "#/db/sales", "Access to the database")
+    rows = [
+        [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in browser.driver.find_elements(By.CSS_SELECTOR, "#database-access tr")[1:]
+    ]
+    assert rows == [[ETL, "CREATE_TABLE, DESCRIBE (may grant DESCRIBE)", "grant", "declared"]]
     _only_local(browser.requests(), site)
     assert browser.console() == []

@@ -39,6 +39,12 @@ def test_each_table_lists_its_readers_with_tag_grants_resolved(tmp_path: Path, s
     tagged = access[(ANALYST, "LF-tags domain=sales,web; tier=gold")]
     assert tagged["reads"] and tagged["columns"] == ["customer_id"] and tagged["grantable"] == ["SELECT"]
     assert tagged["permissions"] == ["DESCRIBE", "SELECT"]
+    (sales,) = json.loads(result.stdout)["databases"]
+    assert sales["access"] == [
+        {"principal": ETL, "permissions": ["CREATE_TABLE", "DESCRIBE"], "grantable": ["DESCRIBE"],
+         "through": "grant", "source": ["declared"]},
+    ]  # fmt: skip
+    assert "grants" not in sales["details"]
 
 
 def test_live_reads_the_grants_lake_formation_holds(tmp_path: Path, server: LocalGlue, lakeformation: Any) -> None:
@@ -59,3 +65,5 @@ def test_live_reads_the_grants_lake_formation_holds(tmp_path: Path, server: Loca
     assert access[(AUDITOR, "grant")]["source"] == ["live"]
     assert access[(ETL, "grant")]["source"] == ["declared", "live"]
     assert access[(ANALYST, "grant")]["source"] == ["declared", "live"]
+    (sales,) = document["databases"]
+    assert [(g["principal"], g["source"]) for g in sales["access"]] == [(ETL, ["declared", "live"])]

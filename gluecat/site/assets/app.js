@@ -122,12 +122,22 @@ const GLUECAT = (() => {
       h("h1", null, db.name, db.unmanaged ? badge("database", true)[1] : null),
       h("p", null, db.description || ""),
       definitionList([["Owner", db.owner], ["Location", db.location], ["File", db.file ? h("code", null, db.file) : null]]),
-      details(db.details), live(db.live),
+      databaseAccess(db.access), details(db.details), live(db.live),
       h("h2", null, `Tables and views (${db.tables.length})`),
       pager,
       h("table", { id: "tables" }, h("tr", null, h("th", null, "Name"), h("th", null, "Columns"), h("th", null, "Description")), rows),
       pager ? pager.cloneNode(true) : null,
     );
+  }
+
+  // Grants on the database itself: what principals may do with it (none of it reads a table's rows).
+  function databaseAccess(grants) {
+    if (!grants || !grants.length) return null;
+    return [h("h2", null, "Access to the database"), h("table", { id: "database-access" },
+      h("tr", null, h("th", null, "Principal"), h("th", null, "Permissions"), h("th", null, "Through"), h("th", null, "Source")),
+      grants.map((g) => h("tr", null, h("td", null, h("code", null, g.principal)),
+        h("td", null, g.permissions.join(", "), g.grantable.length ? h("span", { class: "muted" }, ` (may grant ${g.grantable.join(", ")})`) : null),
+        h("td", null, g.through), h("td", null, g.source.join(", ")))))];
   }
 
   function optimizersSection(list) {
