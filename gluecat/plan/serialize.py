@@ -67,6 +67,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "impact": p.impact.value,
                 "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in p.findings],
                 "left_alone": p.left_alone,
+                "downstream_views": list(p.downstream_views),
             }
             for p in plan.partitions
         ],
@@ -118,6 +119,7 @@ def from_json(data: dict[str, Any]) -> Plan:
                 deletes=tuple(tuple(v) for v in p["delete"]),
                 live_fingerprints=tuple((tuple(g["values"]), g["fingerprint"]) for g in p["live_fingerprints"]),
                 follows=tuple(tuple(v) for v in p.get("follow", [])),
+                downstream_views=tuple(p.get("downstream_views", [])),
             )
             for p in data["partitions"]
         )
