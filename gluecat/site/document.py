@@ -88,7 +88,9 @@ def _database(project: Project, db: LoadedDatabase, lineage: Lineage, facts: Liv
         "owner": owner_of(model.model_dump(mode="json")),
         "location": model.location,
         "file": _relative(project, db.source.path),
-        "details": mask_any(model.model_dump(mode="json", exclude_none=True, exclude={"name", "description", "grants"})),
+        "details": mask_any(
+            model.model_dump(mode="json", exclude_none=True, exclude={"name", "description", "grants"})
+        ),
         "access": database_grants(held, db.name, model.lf_tags or {}),
         "live": facts.objects.get(db.name),
         "tables": [_table(project, db, table, lineage, facts, held) for table in db.tables],
