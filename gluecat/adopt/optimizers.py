@@ -10,12 +10,13 @@ from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.errors import AccessDeniedError, GluecatError
 from gluecat.kinds.iceberg.optimizers import optimizers_block
+from gluecat.kinds.registry import ICEBERG, recognise
 
 TableKey = tuple[str, str]
 
 
 def is_iceberg(live: Shape) -> bool:
-    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "ICEBERG"
+    return recognise(live) is ICEBERG
 
 
 def live_optimizers(

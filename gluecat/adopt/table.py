@@ -23,6 +23,7 @@ from gluecat.convert.partitions import OwnReader
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
+from gluecat.kinds.registry import DELTA, ICEBERG, VIEW, recognise
 from gluecat.lint.rules import database_rules, table_rules
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.project.load import LoadedDatabase, LoadedTable
@@ -76,14 +77,13 @@ def adopt_table(
 def _as_modelled(
     connection: Connection, database: Database, live: Shape, ignore: tuple[str, ...], with_partitions: bool
 ) -> dict[str, Any]:
-    parameters = live.get("Parameters") or {}
-    kind = str(parameters.get("table_type", "")).upper()
-    if kind == "ICEBERG":
+    kind = recognise(live)
+    if kind is ICEBERG:
         return model_data(_iceberg(connection, live))
-    if kind == "DELTA" or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta":
+    if kind is DELTA:
         return model_data(_delta(connection, live, ignore))
     _typed_columns(live)
-    if live.get("TableType") == "VIRTUAL_VIEW":
+    if kind is VIEW:
         if not live.get("ViewOriginalText") and not live.get("ViewExpandedText"):
             raise NotModelled("a view without view texts: nothing says what it selects, and a view file would add one")
         view = view_from_glue(live, database.name)

@@ -90,6 +90,10 @@ class Kind(Protocol[M]):
     model: type[M]
     spark_catalog: str | None  # which of spark-conf's catalogs reads it: iceberg, delta, hive (or none)
 
+    def claims(self, live: Shape) -> bool:
+        """Whether a live catalog entry is a table of this kind (`registry.recognise` asks each kind in
+        turn; Hive is what an entry is when no other kind claims it)."""
+
     def table_input(self, table: M, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         """What a create sends to Glue (None where the table format's library registers it)."""
 

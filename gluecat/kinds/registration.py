@@ -24,6 +24,9 @@ class RegistrationKind:
     model = RegistrationTable
     spark_catalog: str | None = None  # carried verbatim: its own format decides
 
+    def claims(self, live: Shape) -> bool:
+        return False  # what import cannot model becomes one: never recognised from live state
+
     def table_input(self, table: RegistrationTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return {**table.table_input, "Name": table.name}
 

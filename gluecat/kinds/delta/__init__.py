@@ -31,6 +31,14 @@ class DeltaKind:
     model = DeltaTable
     spark_catalog: str | None = "delta"
 
+    def claims(self, live: Shape) -> bool:
+        """Registered for Athena (`table_type=DELTA`) or for Spark (`spark.sql.sources.provider=delta`)."""
+        parameters = live.get("Parameters") or {}
+        return (
+            str(parameters.get("table_type", "")).upper() == "DELTA"
+            or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta"
+        )
+
     def table_input(self, table: DeltaTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         assert table.location is not None  # lint requires it
         shape = dict(delta_table_input(table, table.location))

@@ -25,6 +25,9 @@ class HiveKind:
     model = HiveTable
     spark_catalog: str | None = "hive"
 
+    def claims(self, live: Shape) -> bool:
+        return True  # a Glue or metastore table no other kind claims: asked last
+
     def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return hive_table_input(table, database, ignore)
 

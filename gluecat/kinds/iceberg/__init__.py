@@ -43,6 +43,9 @@ class IcebergKind:
     model = IcebergTable
     spark_catalog: str | None = "iceberg"
 
+    def claims(self, live: Shape) -> bool:
+        return registered_as_iceberg(live)
+
     def table_input(self, table: IcebergTable, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         return None  # pyiceberg registers the table from its metadata
 
@@ -189,8 +192,8 @@ def iceberg_change(
     if metadata is None:
         refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
         return None
-    registered = (live.get("Parameters") or {}).get("table_type")
-    if str(registered).upper() != "ICEBERG":
+    if not registered_as_iceberg(live):
+        registered = (live.get("Parameters") or {}).get("table_type")
         return _registered_as_iceberg(address, database.name, model.name, live, registered)
     if model.location and slashless(model.location) != slashless(metadata.location):
         refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
@@ -255,6 +258,11 @@ def iceberg_register(
         reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay{waits}",
         findings=column_findings(result),
     )  # fmt: skip
+
+
+def registered_as_iceberg(live: Shape) -> bool:
+    """Glue says the entry is an Iceberg table (`table_type=ICEBERG`, in any case)."""
+    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "ICEBERG"
 
 
 ICEBERG = IcebergKind()

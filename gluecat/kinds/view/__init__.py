@@ -41,6 +41,9 @@ class ViewKind:
     model = ViewTable
     spark_catalog: str | None = "hive"  # Spark reads views through its Hive catalog
 
+    def claims(self, live: Shape) -> bool:
+        return live.get("TableType") == "VIRTUAL_VIEW"
+
     def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         shape: Shape = dict(view_table_input(table, database.name))
         shape["Parameters"] = managed(shape["Parameters"], ignore)
