@@ -21,6 +21,8 @@ from gluecat.changes.model import Action, Change, FieldDiff, Plan
 from gluecat.convert.parameters import is_volatile
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
+from gluecat.kinds.base import Writer
+from gluecat.kinds.registry import writer_of
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
@@ -100,7 +102,7 @@ def _without_later_fields(plan: Plan, address: str, live: Shape, version: Shape,
     lacks: parameters (an engine's volatile ones and `ignore_parameters` kept), a description, view
     texts. A replace or another kind's change is left as planned."""
     found = next((c for c in plan.changes if c.kind == "table" and c.address == address), None)
-    if found is not None and (found.action is not Action.UPDATE or found.format not in ("hive", "view")):
+    if found is not None and (found.action is not Action.UPDATE or writer_of(found) is not Writer.CATALOG):
         return plan
     as_input = {key: live[key] for key in TABLE_INPUT_KEYS if key in live}  # the live table, writable
     desired = copy.deepcopy(found.desired if found and found.desired else as_input)

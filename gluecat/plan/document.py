@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from gluecat.changes.model import Action
 from gluecat.errors import GluecatError
+from gluecat.kinds.registry import kind_named
 
 Shape = dict[str, Any]
 
@@ -44,7 +45,8 @@ class _Change(_Strict):
     diffs: list[_FieldDiff]
     live_version: str | None
     reason: str | None
-    format: Literal["hive", "iceberg", "delta", "view", "registration"] = "hive"
+    table_kind: str | None = None  # a kind's name (`format:`), which the kinds registry resolves
+    format: str | None = None  # what plans saved before `table_kind` called it
     findings: list[_Finding] = []
 
     model_config = ConfigDict(extra="ignore", strict=False)
@@ -55,10 +57,12 @@ class _Change(_Strict):
             raise ValueError(f"{self.address}: a {self.kind} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
             raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")
-        if self.format in ("iceberg", "delta") and self.action is Action.UPDATE:
-            key = "ops" if self.format == "iceberg" else "delta"
-            if not isinstance((self.desired or {}).get(key), list | dict):
-                raise ValueError(f"{self.address}: a {self.format} update carries no `{key}`")
+        named = self.table_kind if self.table_kind is not None else self.format
+        if named is not None:
+            try:  # the kind says whether it can write this payload (an Iceberg update carries `ops`)
+                kind_named(named).writer(self.action, self.desired)
+            except ValueError as exc:
+                raise ValueError(f"{self.address}: {exc}") from None
         return self
 
 

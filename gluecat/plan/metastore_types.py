@@ -10,6 +10,8 @@ bigint < float < double < decimal), and any primitive to the string family.
 from __future__ import annotations
 
 from gluecat.changes.model import Change, Plan
+from gluecat.kinds.base import Writer
+from gluecat.kinds.registry import writer_of
 from gluecat.model.hivetype import same_type
 
 STRINGS = ("string", "varchar", "char")
@@ -44,7 +46,10 @@ def refused_type_changes(change: Change) -> list[str]:
 
 def metastore_note(plan: Plan) -> str | None:
     found = [
-        f"{c.address}: {', '.join(r)}" for c in plan.changes if c.format == "hive" if (r := refused_type_changes(c))
+        f"{c.address}: {', '.join(r)}"
+        for c in plan.changes
+        if writer_of(c) is Writer.CATALOG
+        if (r := refused_type_changes(c))
     ]
     if not found:
         return None

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from gluecat.changes.model import Change, PartitionChanges
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.hive import rules
 from gluecat.kinds.hive.meaning import hive_meaning
 from gluecat.kinds.hive.plan import hive_changes, hive_table_input, partition_sink
@@ -27,6 +27,9 @@ class HiveKind:
 
     def claims(self, live: Shape) -> bool:
         return True  # a Glue or metastore table no other kind claims: asked last
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        return Writer.CATALOG
 
     def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return hive_table_input(table, database, ignore)

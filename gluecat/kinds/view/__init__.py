@@ -13,7 +13,7 @@ from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import description_in_text, view_table_input
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import (
     ABSENT,
     carry_over,
@@ -43,6 +43,9 @@ class ViewKind:
 
     def claims(self, live: Shape) -> bool:
         return live.get("TableType") == "VIRTUAL_VIEW"
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        return Writer.CATALOG
 
     def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         shape: Shape = dict(view_table_input(table, database.name))
@@ -128,14 +131,16 @@ def view_change(
     desired: Shape = dict(view_table_input(model, database.name, trino))
     desired["Parameters"] = managed(desired["Parameters"], ignore)
     if live is None:
-        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
+        return Change(
+            address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT, table_kind="view"
+        )
     if (replaced := impact.kind_change(live, "a view", partitions)) is not None:
         # A table becomes a view: deleted and created, never an update that leaves its partitions behind.
         reason, finding = replaced
         return Change(
             address, "table", Action.REPLACE, database.name, model.name, desired,
             (FieldDiff("table_type", live.get("TableType"), "VIRTUAL_VIEW"),),
-            live_version=version_of(live), reason=reason, findings=(finding,),
+            live_version=version_of(live), table_kind="view", reason=reason, findings=(finding,),
         )  # fmt: skip
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
     if model.description is not None and not description_in_text(model, trino):
@@ -165,7 +170,7 @@ def view_change(
         *impact.view_columns(column_name(d.path) for d in diffs if is_column_shape(d)),
     ] or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
-                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
+                  live_version=version_of(live), table_kind="view", findings=tuple(findings))  # fmt: skip
 
 
 VIEW = ViewKind()
