@@ -42,7 +42,7 @@ def live_optimizers(
 
 def with_optimizers(data: dict[str, Any], live: dict[str, Shape] | None) -> None:
     """Add the `optimizers:` block of an imported Iceberg table that has any (none: the key stays out)."""
-    if data.get("format") != "iceberg" or not live:
+    if data.get("format") != ICEBERG.format or not live:
         return
     block = optimizers_block(live, data.get("location"))
     if block:

@@ -23,6 +23,7 @@ from gluecat.convert.partitions import OwnReader
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
+from gluecat.kinds.delta import registered_for_athena
 from gluecat.kinds.registry import DELTA, ICEBERG, VIEW, recognise
 from gluecat.lint.rules import database_rules, table_rules
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
@@ -177,7 +178,7 @@ def _iceberg(connection: Connection, live: Shape) -> IcebergTable:
 
 def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> DeltaTable:
     descriptor = live.get("StorageDescriptor") or {}
-    if str((live.get("Parameters") or {}).get("table_type", "")).upper() == "DELTA" and not descriptor.get("Columns"):
+    if registered_for_athena(live) and not descriptor.get("Columns"):
         raise NotModelled("registered Athena-style (table_type=DELTA, no columns): Athena reads the Delta log itself")
     location = descriptor.get("Location")
     try:

@@ -111,12 +111,12 @@ def partition_deletes(count: int) -> Finding:
     )
 
 
-def lake_column_drops(table_format: str, dropped: Iterable[str]) -> list[Finding]:
-    """Iceberg and Delta map columns by id: a dropped column's data cannot come back by re-adding it."""
-    engine = "Iceberg" if table_format == "iceberg" else "Delta"
+def lake_column_drops(engine: str, dropped: Iterable[str]) -> list[Finding]:
+    """Iceberg and Delta map columns by id: a dropped column's data cannot come back by re-adding it.
+    `engine`: the table format as its kind names it (`Iceberg`); the rule is `iceberg-column-drop`."""
     return [
         Finding(
-            f"{table_format}-column-drop",
+            f"{engine.lower()}-column-drop",
             Impact.DESTRUCTIVE,
             f"{engine} drops column `{name}` and its field id: adding `{name}` again makes a new, empty"
             " column; the values already written cannot be read back",

@@ -26,6 +26,11 @@ Shape = dict[str, Any]
 LOCATION_RULE = declare("delta-location", "a Delta table without `location`, where its log lives")
 
 
+def registered_for_athena(live: Shape) -> bool:
+    """Registered as Athena registers a Delta table (`table_type=DELTA`, in any case)."""
+    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "DELTA"
+
+
 class DeltaKind:
     format = "delta"
     model = DeltaTable
@@ -33,11 +38,8 @@ class DeltaKind:
 
     def claims(self, live: Shape) -> bool:
         """Registered for Athena (`table_type=DELTA`) or for Spark (`spark.sql.sources.provider=delta`)."""
-        parameters = live.get("Parameters") or {}
-        return (
-            str(parameters.get("table_type", "")).upper() == "DELTA"
-            or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta"
-        )
+        provider = (live.get("Parameters") or {}).get("spark.sql.sources.provider", "")
+        return registered_for_athena(live) or str(provider).lower() == "delta"
 
     def writer(self, action: Action, desired: Shape | None) -> Writer:
         """The log first, then the Glue entry, for a create or an update; Glue alone deletes."""
@@ -144,7 +146,7 @@ def delta_change(
     if not result.ops and not glue_diffs:
         return None
     desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
-    findings = impact.lake_column_drops("delta", dropped_columns(result.diffs))
+    findings = impact.lake_column_drops("Delta", dropped_columns(result.diffs))
     return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
                   (*result.diffs, *glue_diffs), live_version=version_of(live), table_kind="delta",
                   findings=tuple(findings))  # fmt: skip
