@@ -76,6 +76,7 @@ class PlanContext:
 
     live: LiveCatalog
     config: CatalogConfig
+    recognise: Callable[[Shape], Kind[Any]]  # the kind a live entry is (`registry.recognise`)
     refusals: list[str] = field(default_factory=list)
 
     @property
@@ -99,6 +100,8 @@ class Kind(Protocol[M]):
     format: str  # the `format:` of its YAML files
     model: type[M]
     spark_catalog: str | None  # which of spark-conf's catalogs reads it: iceberg, delta, hive (or none)
+    noun: str  # how a plan names a live table of this kind: "an Iceberg table"
+    view: bool  # its catalog entry is a view (TableType VIRTUAL_VIEW), which Glue cannot turn into a table
 
     def claims(self, live: Shape) -> bool:
         """Whether a live catalog entry is a table of this kind (`registry.recognise` asks each kind in
@@ -114,8 +117,11 @@ class Kind(Protocol[M]):
     def reads(self, table: M, database: LoadedDatabase, config: CatalogConfig) -> Reads:
         """What the plan reads for this table beyond its live entry."""
 
-    def sink(self, table: M, database: LoadedDatabase, live: Shape, config: CatalogConfig) -> PartitionSink | None:
-        """What the table's live partitions are folded into as they are read (when `reads` asks)."""
+    def sink(
+        self, table: M, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
+    ) -> PartitionSink | None:
+        """What the table's live partitions are folded into as they are read (when `reads` asks);
+        `was`: the kind the live entry is."""
 
     def changes(
         self, table: M, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext

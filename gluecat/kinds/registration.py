@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gluecat.changes.model import Action, Change, PartitionChanges
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer
 from gluecat.kinds.glue_diff import ABSENT
 from gluecat.model import CatalogConfig, Database, RegistrationTable
 from gluecat.project import checks
@@ -23,6 +23,8 @@ class RegistrationKind:
     format = "registration"
     model = RegistrationTable
     spark_catalog: str | None = None  # carried verbatim: its own format decides
+    noun = "a table"
+    view = False
 
     def claims(self, live: Shape) -> bool:
         return False  # what import cannot model becomes one: never recognised from live state
@@ -37,7 +39,7 @@ class RegistrationKind:
         return Reads()
 
     def sink(
-        self, table: RegistrationTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: RegistrationTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 

@@ -11,7 +11,7 @@ from gluecat.changes.model import Action, Change, PartitionChanges
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, dropped_columns, hive_diffs, merge_table_input, version_of
 from gluecat.model import CatalogConfig, Database, DeltaTable
 from gluecat.project import checks
@@ -35,6 +35,8 @@ class DeltaKind:
     format = "delta"
     model = DeltaTable
     spark_catalog: str | None = "delta"
+    noun = "a Delta table"
+    view = False
 
     def claims(self, live: Shape) -> bool:
         """Registered for Athena (`table_type=DELTA`) or for Spark (`spark.sql.sources.provider=delta`)."""
@@ -57,7 +59,7 @@ class DeltaKind:
         return Reads(delta_log=table.location)
 
     def sink(
-        self, table: DeltaTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: DeltaTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 

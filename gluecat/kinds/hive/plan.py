@@ -37,6 +37,7 @@ def hive_changes(
     table: LoadedTable,
     model: HiveTable,
     live: Shape | None,
+    replaced: tuple[str, Finding] | None,
     live_catalog: LiveCatalog,
     ignore: tuple[str, ...],
     prune: bool,
@@ -51,7 +52,7 @@ def hive_changes(
         yield Change(
             address, "table", Action.CREATE, database.name, table.name, created, live_version=ABSENT, table_kind="hive"
         )
-    elif (replaced := impact.kind_change(live, "a table")) is not None:
+    elif replaced is not None:
         # A view becomes a table: deleted and created, never an update that keeps the view's texts.
         reason, finding = replaced
         yield Change(
@@ -86,13 +87,14 @@ def hive_changes(
 
 
 def partition_sink(
-    model: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    model: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, replaced: bool
 ) -> LivePartitions | None:
     """What the table's live partitions are folded into as they are read; None where the plan
-    needs none (partition keys change: the table is replaced with its declared partitions)."""
+    needs none (partition keys change, or `replaced`, a view becoming the table: it is created with
+    its declared partitions)."""
     location = table_location(model, database.model)
     desired = hive_table_input(model, database.model, tuple(config.ignore_parameters))
-    if _partition_keys(live) != _partition_keys(desired) or impact.kind_change(live, "a table") is not None:
+    if _partition_keys(live) != _partition_keys(desired) or replaced:
         return None  # replaced: created with its declared partitions
     declared = None
     if model.partitions is not None and location:

@@ -10,7 +10,7 @@ from gluecat.backends.registry import capabilities
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.convert.locations import lake_location, slashless
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, version_of
 from gluecat.model import CatalogConfig, Database, IcebergTable
 from gluecat.project import checks
@@ -42,6 +42,8 @@ class IcebergKind:
     format = "iceberg"
     model = IcebergTable
     spark_catalog: str | None = "iceberg"
+    noun = "an Iceberg table"
+    view = False
 
     def claims(self, live: Shape) -> bool:
         return registered_as_iceberg(live)
@@ -69,7 +71,7 @@ class IcebergKind:
         return Reads(iceberg_metadata=True, iceberg_orphan=location, optimizers=table.optimizers is not None)
 
     def sink(
-        self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 

@@ -13,7 +13,7 @@ from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import description_in_text, view_table_input
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import (
     ABSENT,
     carry_over,
@@ -40,6 +40,8 @@ class ViewKind:
     format = "view"
     model = ViewTable
     spark_catalog: str | None = "hive"  # Spark reads views through its Hive catalog
+    noun = "a view"
+    view = True
 
     def claims(self, live: Shape) -> bool:
         return live.get("TableType") == "VIRTUAL_VIEW"
@@ -57,9 +59,9 @@ class ViewKind:
         return Reads(partitions=True)
 
     def sink(
-        self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
-        if live.get("TableType") == "VIRTUAL_VIEW" or not live.get("PartitionKeys"):
+        if was.view or not live.get("PartitionKeys"):
             return None
         return _Count()
 
@@ -70,7 +72,8 @@ class ViewKind:
         partitions = counted.count if isinstance(counted, _Count) else None
         live = context.live_table(database.name, loaded.name)
         trino = "trino" in context.config.readers
-        change = view_change(database, table, live, context.ignore, partitions, trino)
+        was = context.recognise(live) if live is not None else self
+        change = view_change(database, table, live, was, context.ignore, partitions, trino)
         if change:
             yield allowing(change, table)
 
@@ -120,6 +123,7 @@ def view_change(
     database: LoadedDatabase,
     model: ViewTable,
     live: Shape | None,
+    was: Kind[Any],
     ignore: tuple[str, ...],
     partitions: int | None = None,
     trino: bool = True,
@@ -134,7 +138,7 @@ def view_change(
         return Change(
             address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT, table_kind="view"
         )
-    if (replaced := impact.kind_change(live, "a view", partitions)) is not None:
+    if (replaced := impact.kind_change(live, was, VIEW, partitions)) is not None:
         # A table becomes a view: deleted and created, never an update that leaves its partitions behind.
         reason, finding = replaced
         return Change(
