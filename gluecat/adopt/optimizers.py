@@ -10,12 +10,13 @@ from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.errors import AccessDeniedError, GluecatError
 from gluecat.kinds.iceberg.optimizers import optimizers_block
+from gluecat.kinds.registry import ICEBERG, recognise
 
 TableKey = tuple[str, str]
 
 
 def is_iceberg(live: Shape) -> bool:
-    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "ICEBERG"
+    return recognise(live) is ICEBERG
 
 
 def live_optimizers(
@@ -41,7 +42,7 @@ def live_optimizers(
 
 def with_optimizers(data: dict[str, Any], live: dict[str, Shape] | None) -> None:
     """Add the `optimizers:` block of an imported Iceberg table that has any (none: the key stays out)."""
-    if data.get("format") != "iceberg" or not live:
+    if data.get("format") != ICEBERG.format or not live:
         return
     block = optimizers_block(live, data.get("location"))
     if block:

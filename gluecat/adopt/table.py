@@ -23,6 +23,8 @@ from gluecat.convert.partitions import OwnReader
 from gluecat.convert.shapes import CARRIED_TABLE_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
+from gluecat.kinds.delta import registered_for_athena
+from gluecat.kinds.registry import DELTA, ICEBERG, VIEW, recognise
 from gluecat.lint.rules import database_rules, table_rules
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.project.load import LoadedDatabase, LoadedTable
@@ -74,14 +76,13 @@ def adopt_table(
 def _as_modelled(
     connection: Connection, database: Database, live: Shape, ignore: tuple[str, ...], with_partitions: bool
 ) -> dict[str, Any]:
-    parameters = live.get("Parameters") or {}
-    kind = str(parameters.get("table_type", "")).upper()
-    if kind == "ICEBERG":
+    kind = recognise(live)
+    if kind is ICEBERG:
         return model_data(_iceberg(connection, live))
-    if kind == "DELTA" or str(parameters.get("spark.sql.sources.provider", "")).lower() == "delta":
+    if kind is DELTA:
         return model_data(_delta(connection, live, ignore))
     _typed_columns(live)
-    if live.get("TableType") == "VIRTUAL_VIEW":
+    if kind is VIEW:
         if not live.get("ViewOriginalText") and not live.get("ViewExpandedText"):
             raise NotModelled("a view without view texts: nothing says what it selects, and a view file would add one")
         view = view_from_glue(live, database.name)
@@ -175,7 +176,7 @@ def _iceberg(connection: Connection, live: Shape) -> IcebergTable:
 
 def _delta(connection: Connection, live: Shape, ignore: tuple[str, ...]) -> DeltaTable:
     descriptor = live.get("StorageDescriptor") or {}
-    if str((live.get("Parameters") or {}).get("table_type", "")).upper() == "DELTA" and not descriptor.get("Columns"):
+    if registered_for_athena(live) and not descriptor.get("Columns"):
         raise NotModelled("registered Athena-style (table_type=DELTA, no columns): Athena reads the Delta log itself")
     location = descriptor.get("Location")
     try:

@@ -15,15 +15,15 @@ from gluecat.apply.created_inputs import CreatedInputs
 from gluecat.apply.failures import engine_failure
 from gluecat.apply.indexes import Waiter, apply_index_change, in_order
 from gluecat.apply.indexes import live_version as index_version
-from gluecat.apply.live_secrets import filled, filled_glue, filled_moves
+from gluecat.apply.live_secrets import filled, filled_moves
 from gluecat.apply.optimizers import apply_optimizer_change
 from gluecat.apply.optimizers import live_version as optimizer_version
 from gluecat.apply.partition_schema import follow_entries
+from gluecat.apply.tables import reads_table_metadata, write_table
 from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges, PartitionWrite, Plan
-from gluecat.convert.partition_index import split_indexes
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.kinds.glue_diff import ABSENT, version_of
@@ -120,7 +120,7 @@ def _live_version(connection: Connection, change: Change) -> str | None:
         return index_version(connection.catalog, change.database, change.table)
     if change.kind == "optimizer":
         return optimizer_version(connection, change)
-    if change.format == "iceberg" and change.action is Action.UPDATE:
+    if reads_table_metadata(change):
         return connection.iceberg.fingerprint(change.database, change.table) or ABSENT
     table = connection.catalog.table(change.database, change.table)
     return ABSENT if table is None else version_of(table)
@@ -219,7 +219,7 @@ def _table(
     if stop.is_set():
         return
     change, group = work.change, work.group
-    if change and not _attempt(result, change.address, lambda: _table_change(connection, change), progress, stop):
+    if change and not _attempt(result, change.address, lambda: write_table(connection, change), progress, stop):
         if group:
             result.failures.append(Failure(f"{group.database}.{group.table}", "partitions skipped: table failed"))
         result.failures.extend(Failure(c.address, "skipped: its table failed") for c in work.indexes + work.optimizers)
@@ -269,55 +269,6 @@ def _database(catalog: Catalog, change: Change) -> str:
     else:
         catalog.update_database(change.database, filled(change, lambda: catalog.database(change.database)))
     return f"databases {change.action.past}"
-
-
-def _table_change(connection: Connection, change: Change) -> str:
-    assert change.table is not None
-    catalog = connection.catalog
-    if change.format == "iceberg" and change.action is Action.REGISTER:
-        assert change.desired is not None
-        connection.iceberg.register(change.database, change.table, change.desired["metadata_location"])
-        if change.desired["ops"]:
-            connection.iceberg.update(change.database, change.table, change.desired["ops"], None)
-        return f"tables {change.action.past}"
-    if change.format == "iceberg" and change.action in (Action.CREATE, Action.UPDATE):
-        assert change.desired is not None
-        if change.action is Action.CREATE:
-            connection.iceberg.create(change.database, change.table, change.desired)
-        else:
-            connection.iceberg.update(change.database, change.table, change.desired["ops"], change.live_version)
-        return f"tables {change.action.past}"
-    if change.format == "delta" and change.action in (Action.CREATE, Action.UPDATE):
-        _delta_change(connection, change)
-        return f"tables {change.action.past}"
-    if change.action is Action.DELETE:
-        catalog.delete_table(change.database, change.table)
-    elif change.action in (Action.REPLACE, Action.CREATE):
-        assert change.desired is not None
-        if change.action is Action.REPLACE:
-            catalog.delete_table(change.database, change.table)
-        catalog.create_table(change.database, *split_indexes(change.desired))
-    else:
-        assert change.desired is not None
-        desired = filled(change, lambda: catalog.table(change.database, str(change.table)))
-        catalog.update_table(change.database, desired, change.live_version)
-    return f"tables {change.action.past}"
-
-
-def _delta_change(connection: Connection, change: Change) -> None:
-    """The log first (create or alter), then the Glue registration that describes it."""
-    assert change.desired is not None and change.table is not None
-    location, delta, glue_input = change.desired["location"], change.desired["delta"], change.desired["glue"]
-    if "create" in delta:
-        connection.delta.create(location, change.table, delta["create"])
-    elif delta:
-        connection.delta.alter(location, delta)
-    if change.action is Action.CREATE:
-        connection.catalog.create_table(change.database, glue_input)
-    else:
-        live = partial(connection.catalog.table, change.database, change.table)
-        glue_input = filled_glue(glue_input, live, change.address)
-        connection.catalog.update_table(change.database, glue_input, change.live_version)
 
 
 def _partitions(

@@ -43,9 +43,9 @@ def refused_type_changes(change: Change) -> list[str]:
 
 
 def metastore_note(plan: Plan) -> str | None:
-    found = [
-        f"{c.address}: {', '.join(r)}" for c in plan.changes if c.format == "hive" if (r := refused_type_changes(c))
-    ]
+    """The note for `plan`'s column type changes a metastore refuses: the caller hands over only the
+    changes written to the catalog's own entry (a table format's library writes the others)."""
+    found = [f"{c.address}: {', '.join(r)}" for c in plan.changes if (r := refused_type_changes(c))]
     if not found:
         return None
     return (

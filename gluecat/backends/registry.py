@@ -48,7 +48,9 @@ class Capabilities:
         return table_format in self.formats
 
     def refused_before_apply(self, plan: Plan) -> str | None:
-        """A note naming the changes of `plan` this catalog would refuse, said before apply tries."""
+        """A note naming the changes of `plan` this catalog would refuse, said before apply tries
+        (`plan` holds the changes written to the catalog's own entry: the planner leaves out those a
+        table format's library writes)."""
         if self.any_type_change:
             return None
         from gluecat.backends.metastore_types import metastore_note

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, get_args
+from typing import Any, Protocol, get_args
 
 from gluecat.model.catalog import Engine
 
@@ -111,12 +111,12 @@ def partition_deletes(count: int) -> Finding:
     )
 
 
-def lake_column_drops(table_format: str, dropped: Iterable[str]) -> list[Finding]:
-    """Iceberg and Delta map columns by id: a dropped column's data cannot come back by re-adding it."""
-    engine = "Iceberg" if table_format == "iceberg" else "Delta"
+def lake_column_drops(engine: str, dropped: Iterable[str]) -> list[Finding]:
+    """Iceberg and Delta map columns by id: a dropped column's data cannot come back by re-adding it.
+    `engine`: the table format as its kind names it (`Iceberg`); the rule is `iceberg-column-drop`."""
     return [
         Finding(
-            f"{table_format}-column-drop",
+            f"{engine.lower()}-column-drop",
             Impact.DESTRUCTIVE,
             f"{engine} drops column `{name}` and its field id: adding `{name}` again makes a new, empty"
             " column; the values already written cannot be read back",
@@ -156,42 +156,44 @@ def view_definition(changed: Iterable[str]) -> list[Finding]:
     ]
 
 
-def live_kind(live: Mapping[str, Any]) -> str:
-    """What a live Glue table is, as a plan names it: a view, an Iceberg or Delta table, or a table."""
-    if live.get("TableType") == "VIRTUAL_VIEW":
-        return "a view"
-    parameters = {k.lower(): str(v).lower() for k, v in (live.get("Parameters") or {}).items()}
-    if parameters.get("table_type") == "iceberg":
-        return "an Iceberg table"
-    if parameters.get("spark.sql.sources.provider") == "delta" or parameters.get("table_type") == "delta":
-        return "a Delta table"
-    return "a table"
+class Noun(Protocol):
+    """A kind of table as a plan names it: every kind is one (`gluecat.kinds.base.Kind`)."""
+
+    @property
+    def noun(self) -> str: ...  # "an Iceberg table"
+
+    @property
+    def view(self) -> bool: ...  # its catalog entry is a view (its SQL), not a table holding data
 
 
-def kind_change(live: Mapping[str, Any], becomes: str, partitions: int | None = None) -> tuple[str, Finding] | None:
+def kind_change(
+    live: Mapping[str, Any], was: Noun, becomes: Noun, partitions: int | None = None
+) -> tuple[str, Finding] | None:
     """A live table that the YAML declares as another kind (a table as a view, a view as a table):
     Glue cannot turn one into the other in place, so it is deleted and created again. The reason a plan
-    shows, and the finding that says what is lost; None when the live table is already `becomes`.
-    `partitions`: how many the live table holds, when they were read (None: unknown)."""
-    was = live_kind(live)
-    if (was == "a view") == (becomes == "a view"):
+    shows, and the finding that says what is lost; None when both are views or both are tables.
+    `was`: the kind the live entry is (as the kinds registry recognises it); `becomes`: the declared
+    one. `partitions`: how many the live table holds, when they were read (None: unknown)."""
+    if was.view == becomes.view:
         return None
     keys = [c.get("Name", "") for c in live.get("PartitionKeys") or []]
-    if was == "a view":
-        reason = f"{was} becomes {becomes}: its definition (SQL) is deleted"
+    if was.view:
+        reason = f"{was.noun} becomes {becomes.noun}: its definition (SQL) is deleted"
         lost = "the view's definition (its SQL) and Glue's version history are lost"
     elif keys and partitions != 0:
         held = f"with {partitions:,} partitions" if partitions is not None else f"partitioned by {', '.join(keys)}"
-        reason = f"{was} {held} becomes {becomes}: its partitions are deleted"
+        reason = f"{was.noun} {held} becomes {becomes.noun}: its partitions are deleted"
         lost = (
             "the table, its partitions and Glue's version history are deleted; the files in S3 stay,"
             " but no query reads them through the catalog"
         )
     else:
-        reason = f"{was} becomes {becomes}: its location, storage format and SerDe are deleted"
+        reason = f"{was.noun} becomes {becomes.noun}: its location, storage format and SerDe are deleted"
         lost = (
             "the table and Glue's version history are deleted; the files in S3 stay, but no query reads"
             " them through the catalog"
         )
-    message = f"{was} becomes {becomes}, which Glue cannot do in place: it is deleted and created again; {lost}"
+    message = (
+        f"{was.noun} becomes {becomes.noun}, which Glue cannot do in place: it is deleted and created again; {lost}"
+    )
     return reason, Finding("kind-change", Impact.DESTRUCTIVE, message)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -57,10 +57,17 @@ class Change:
     diffs: tuple[FieldDiff, ...] = ()
     live_version: str | None = None
     reason: str = ""
-    format: str = "hive"
+    # The kind of table a table change is for (the `format:` its file declares, which the kinds
+    # registry resolves): the kind decides how apply writes it. None for what is not a table.
+    table_kind: str | None = None
     drops: bool = False  # an update that drops something (an Iceberg column)
     findings: tuple[Finding, ...] = ()
     allow_breaking: str | None = None  # the table's stated reason for a deliberate breaking change
+    format: InitVar[str | None] = None  # the old spelling of `table_kind`, still accepted
+
+    def __post_init__(self, format: str | None) -> None:
+        if format is not None:
+            object.__setattr__(self, "table_kind", format)
 
     @property
     def destructive(self) -> bool:

@@ -10,6 +10,7 @@ from gluecat.backends.connect import Connection
 from gluecat.changes.model import FieldDiff
 from gluecat.errors import GluecatError, LiveStateError
 from gluecat.history.diff import masked, version_diffs
+from gluecat.kinds.registry import ICEBERG, recognise
 from gluecat.secrets import redact
 
 Shape = dict[str, Any]
@@ -77,7 +78,7 @@ class History:
 
 
 def is_iceberg(table: Shape) -> bool:
-    return str((table.get("Parameters") or {}).get("table_type", "")).upper() == "ICEBERG"
+    return recognise(table) is ICEBERG
 
 
 def table_history(connection: Connection, database: str, name: str, limit: int, page: int) -> History:

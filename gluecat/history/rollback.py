@@ -23,7 +23,8 @@ from gluecat.convert.parameters import is_volatile
 from gluecat.convert.shapes import CARRIED_TABLE_KEYS, TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
 from gluecat.history.diff import version_diffs
-from gluecat.kinds.registry import desired_table_input, kind_of
+from gluecat.kinds.base import Writer
+from gluecat.kinds.registry import desired_table_input, kind_of, writer_of
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
@@ -103,7 +104,7 @@ def _written_whole(plan: Plan, address: str, live: Shape, carried: Shape, kind: 
         if held.get(key) != carried.get(key)
     ]
     change = Change(address, "table", Action.UPDATE, address.split(".", 1)[0], live["Name"], copy.deepcopy(carried),
-                    tuple(diffs), live_version=live.get("VersionId"), format=kind)  # fmt: skip
+                    tuple(diffs), live_version=live.get("VersionId"), table_kind=kind)  # fmt: skip
     return dataclasses.replace(plan, changes=(*plan.changes, change))
 
 
@@ -125,7 +126,7 @@ def _without_later_fields(plan: Plan, address: str, live: Shape, version: Shape,
     lacks: parameters (an engine's volatile ones and `ignore_parameters` kept), a description, view
     texts. A replace or another kind's change is left as planned."""
     found = next((c for c in plan.changes if c.kind == "table" and c.address == address), None)
-    if found is not None and (found.action is not Action.UPDATE or found.format not in ("hive", "view")):
+    if found is not None and (found.action is not Action.UPDATE or writer_of(found) is not Writer.CATALOG):
         return plan
     as_input = {key: live[key] for key in TABLE_INPUT_KEYS if key in live}  # the live table, writable
     desired = copy.deepcopy(found.desired if found and found.desired else as_input)

@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from gluecat.changes.model import Change, PartitionChanges
+from gluecat.changes.model import Action, Change, PartitionChanges
 from gluecat.model import CatalogConfig, Database
 from gluecat.model.table import Table
 from gluecat.project.checks import Hit
@@ -75,6 +76,7 @@ class PlanContext:
 
     live: LiveCatalog
     config: CatalogConfig
+    recognise: Callable[[Shape], Kind[Any]]  # the kind a live entry is (`registry.recognise`)
     refusals: list[str] = field(default_factory=list)
 
     @property
@@ -85,6 +87,15 @@ class PlanContext:
         return self.live.tables.get(database, {}).get(name) if database in self.live.databases else None
 
 
+class Writer(Enum):
+    """What apply writes a table change with: the kind of the table decides (`Kind.writer`)."""
+
+    CATALOG = "catalog"  # the catalog's own entry (a Glue TableInput, a metastore's table)
+    ICEBERG = "iceberg"  # a pyiceberg create or commit against the table's metadata
+    ICEBERG_REGISTER = "iceberg-register"  # the entry given back to existing metadata, then its commits
+    DELTA = "delta"  # the Delta log first, then the catalog entry that describes it
+
+
 class Kind(Protocol[M]):
     format: str  # the `format:` of its YAML files
     model: type[M]
@@ -92,6 +103,16 @@ class Kind(Protocol[M]):
     # False: `changes` plans only a create, never an update, so a rollback writes the version's
     # TableInput (`table_input`) over the live table itself.
     evolves: bool
+    noun: str  # how a plan names a live table of this kind: "an Iceberg table"
+    view: bool  # its catalog entry is a view (TableType VIRTUAL_VIEW), which Glue cannot turn into a table
+
+    def claims(self, live: Shape) -> bool:
+        """Whether a live catalog entry is a table of this kind (`registry.recognise` asks each kind in
+        turn; Hive is what an entry is when no other kind claims it)."""
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        """How apply writes a change of this kind with this action and payload; ValueError when the
+        payload is not one this kind plans (a saved plan is refused whole before apply sends anything)."""
 
     def table_input(self, table: M, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         """What a create sends to Glue (None where the table format's library registers it)."""
@@ -99,8 +120,11 @@ class Kind(Protocol[M]):
     def reads(self, table: M, database: LoadedDatabase, config: CatalogConfig) -> Reads:
         """What the plan reads for this table beyond its live entry."""
 
-    def sink(self, table: M, database: LoadedDatabase, live: Shape, config: CatalogConfig) -> PartitionSink | None:
-        """What the table's live partitions are folded into as they are read (when `reads` asks)."""
+    def sink(
+        self, table: M, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
+    ) -> PartitionSink | None:
+        """What the table's live partitions are folded into as they are read (when `reads` asks);
+        `was`: the kind the live entry is."""
 
     def changes(
         self, table: M, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext

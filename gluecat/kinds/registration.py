@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from gluecat.changes.model import Action, Change, PartitionChanges
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer
 from gluecat.kinds.glue_diff import ABSENT
 from gluecat.model import CatalogConfig, Database, RegistrationTable
 from gluecat.project import checks
@@ -24,6 +24,14 @@ class RegistrationKind:
     model = RegistrationTable
     spark_catalog: str | None = None  # carried verbatim: its own format decides
     evolves = False  # created when missing, never changed
+    noun = "a table"
+    view = False
+
+    def claims(self, live: Shape) -> bool:
+        return False  # what import cannot model becomes one: never recognised from live state
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        return Writer.CATALOG
 
     def table_input(self, table: RegistrationTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return {**table.table_input, "Name": table.name}
@@ -32,7 +40,7 @@ class RegistrationKind:
         return Reads()
 
     def sink(
-        self, table: RegistrationTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: RegistrationTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 
@@ -69,7 +77,7 @@ def registration_create(database: str, name: str, model: RegistrationTable) -> C
     """A registration is created exactly as carried, and never changed once Glue holds it."""
     desired = {**model.table_input, "Name": name}
     return Change(f"{database}.{name}", "table", Action.CREATE, database, name, desired, live_version=ABSENT,
-                  format="registration", reason="carried verbatim from `table_input`")  # fmt: skip
+                  table_kind="registration", reason="carried verbatim from `table_input`")  # fmt: skip
 
 
 REGISTRATION = RegistrationKind()

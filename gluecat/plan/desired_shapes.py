@@ -1,5 +1,5 @@
 """What each change of a saved plan must carry for apply to send it: the keys apply reads from a
-change's `desired`, by its kind (and a table's format), each of the type apply uses it as.
+change's `desired`, by its kind (and what a table's kind writes it with), each of the type apply uses it as.
 
 Glue, Lake Formation and the table formats judge the rest of what is sent; a key apply itself reads
 (an Iceberg table's `location`, an index's `IndexName`, a tag's `key`) must be there and be of its
@@ -13,6 +13,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from gluecat.changes.model import Action
+from gluecat.kinds.base import Writer
+from gluecat.kinds.registry import kind_named
 
 Shape = dict[str, Any]
 
@@ -91,15 +93,27 @@ class _Admins(_Desired):
 _WRITES = (Action.CREATE, Action.UPDATE, Action.REPLACE, Action.REGISTER)
 
 
-def _model(kind: str, table_format: str, action: Action) -> type[_Desired] | None:
-    """The model `desired` must fit; None where apply reads nothing of it (a table or database delete)."""
-    if kind in ("database", "table") and action is Action.DELETE:
+# What apply reads of a table change's payload, by the writer its kind chooses (`Kind.writer`).
+_TABLE_WRITES: dict[Writer, type[_Desired]] = {
+    Writer.CATALOG: _Input,
+    Writer.ICEBERG: _IcebergUpdate,
+    Writer.ICEBERG_REGISTER: _IcebergRegister,
+    Writer.DELTA: _Delta,
+}
+
+
+def _model(kind: str, table_kind: str | None, action: Action, desired: Shape | None) -> type[_Desired] | None:
+    """The model `desired` must fit; None where apply reads nothing of it (a table or database delete).
+    A table's kind says what apply writes it with (ValueError for a payload the kind never plans)."""
+    if kind == "table":
+        writer = Writer.CATALOG if table_kind is None else kind_named(table_kind).writer(action, desired)
+        if action is Action.DELETE:
+            return None
+        if writer is Writer.ICEBERG and action is Action.CREATE:
+            return _IcebergCreate
+        return _TABLE_WRITES[writer]
+    if kind == "database" and action is Action.DELETE:
         return None
-    if kind == "table" and table_format == "iceberg" and action is not Action.REPLACE:
-        iceberg: dict[Action, type[_Desired]] = {Action.CREATE: _IcebergCreate, Action.REGISTER: _IcebergRegister}
-        return iceberg.get(action, _IcebergUpdate)
-    if kind == "table" and table_format == "delta" and action in (Action.CREATE, Action.UPDATE):
-        return _Delta
     access: dict[str, type[_Desired]] = {
         "index": _Index, "lf_tag": _Tag, "tag_assignment": _Assignment, "grant": _Grants, "lf_admins": _Admins,
     }  # fmt: skip
@@ -108,9 +122,12 @@ def _model(kind: str, table_format: str, action: Action) -> type[_Desired] | Non
     return access.get(kind, _Input)
 
 
-def desired_problem(kind: str, table_format: str, action: Action, desired: Shape | None) -> str | None:
+def desired_problem(kind: str, table_kind: str | None, action: Action, desired: Shape | None) -> str | None:
     """Why apply could not send `desired` as this change, or None when it can."""
-    model = _model(kind, table_format, action)
+    try:
+        model = _model(kind, table_kind, action, desired)
+    except ValueError as exc:
+        return str(exc)
     if model is None:
         return None
     if desired is None:

@@ -19,7 +19,7 @@ from gluecat.convert.shapes import DATABASE_INPUT_KEYS
 from gluecat.errors import PlanError
 from gluecat.kinds.base import LiveCatalog, PartitionSink, PlanContext
 from gluecat.kinds.glue_diff import ABSENT, carry_over, parameter_diffs, scalar_diffs, version_of
-from gluecat.kinds.registry import kind_of
+from gluecat.kinds.registry import kind_of, recognise
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.root import display_name
 from gluecat.project.targets import Targets
@@ -31,7 +31,7 @@ def build_plan(project: Project, live: LiveCatalog, targets: Targets) -> Plan:
     changes: list[Change] = []
     partitions: list[PartitionChanges] = []
     undeclared: list[str] = []
-    context = PlanContext(live, project.config)
+    context = PlanContext(live, project.config, recognise)
     ignore = context.ignore
     for database in project.databases:
         if not targets.touches(database.name):
@@ -156,6 +156,6 @@ def partition_sinks(project: Project) -> Callable[[LoadedDatabase, LoadedTable, 
     """What each table's live partitions are folded into as they are read (its kind decides)."""
 
     def sink_for(database: LoadedDatabase, table: LoadedTable, live: Shape) -> PartitionSink | None:
-        return kind_of(table.model).sink(table.model, database, live, project.config)
+        return kind_of(table.model).sink(table.model, database, live, project.config, recognise(live))
 
     return sink_for

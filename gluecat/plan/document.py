@@ -45,7 +45,8 @@ class _Change(_Strict):
     diffs: list[_FieldDiff]
     live_version: str | None
     reason: str
-    format: Literal["hive", "iceberg", "delta", "view", "registration"] = "hive"
+    table_kind: str | None = None  # a kind's name (`format:`), which the kinds registry resolves
+    format: str | None = None  # what plans saved before `table_kind` called it
     findings: list[_Finding] = []
 
     model_config = ConfigDict(extra="ignore", strict=False)
@@ -56,7 +57,9 @@ class _Change(_Strict):
             raise ValueError(f"{self.address}: a {self.kind} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
             raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")
-        problem = desired_problem(self.kind, self.format, self.action, self.desired)
+        named = self.table_kind if self.table_kind is not None else self.format
+        # the kind says what apply writes the payload with (an Iceberg update carries `ops`)
+        problem = desired_problem(self.kind, named, self.action, self.desired)
         if problem is not None:
             raise ValueError(f"{self.address}: {problem}")
         return self

@@ -8,6 +8,7 @@ from dataclasses import replace
 from gluecat.changes.impact import ENGINES, Finding, Impact
 from gluecat.changes.model import DOWNSTREAM_VIEWS, Change, PartitionChanges, Plan, views_reading
 from gluecat.kinds.base import LiveCatalog
+from gluecat.kinds.registry import VIEW, recognise
 from gluecat.model.table import as_view
 from gluecat.project.load import Project
 
@@ -31,7 +32,7 @@ def name_downstream_views(plan: Plan, project: Project, live: LiveCatalog) -> Pl
             columns = (shape.get("StorageDescriptor") or {}).get("Columns") or []
             keys = shape.get("PartitionKeys") or []
             schema.setdefault(db, {})[name] = tuple(str(c.get("Name", "")).lower() for c in (*columns, *keys))
-            if shape.get("TableType") == "VIRTUAL_VIEW":
+            if recognise(shape) is VIEW:
                 found = texts_sql(f"{db}.{name}", db, shape.get("ViewOriginalText"), shape.get("ViewExpandedText"))
                 views += [found] if found else []
     lineage = build_lineage(views, schema)
@@ -50,7 +51,7 @@ def _group_with_views(group: PartitionChanges, views: tuple[str, ...]) -> Partit
 
 def _any_view(project: Project, live: LiveCatalog) -> bool:
     declared = any(as_view(table.model) is not None for db in project.databases for table in db.tables)
-    return declared or any(t.get("TableType") == "VIRTUAL_VIEW" for ts in live.tables.values() for t in ts.values())
+    return declared or any(recognise(t) is VIEW for ts in live.tables.values() for t in ts.values())
 
 
 def _with_views(change: Change, views: tuple[str, ...]) -> Change:

@@ -10,6 +10,8 @@ from gluecat.access.plan import plan_access, replaced_grants
 from gluecat.backends.connect import Connection
 from gluecat.changes.model import Action, Plan
 from gluecat.errors import SpecError, SpecErrors
+from gluecat.kinds.base import Writer
+from gluecat.kinds.registry import writer_of
 from gluecat.lint.rules import SCHEMA_RULE, Finding, lint
 from gluecat.plan.diff import build_plan, partition_sinks
 from gluecat.plan.downstream import name_downstream_views
@@ -74,7 +76,9 @@ def make_plan(project: Project, connection: Connection, targets: Targets, progre
         catalog_changes, warnings = replaced_grants(connection.lakeformation, plan.changes, project, targets)
         plan = replace(plan, changes=(*catalog_changes, *access), notes=(*plan.notes, *warnings))
     plan = replace(plan, env=project.env)
-    refused = connection.capabilities.refused_before_apply(plan)
+    # The catalog is asked about the changes it writes itself; a table format's library writes the rest.
+    written_by_catalog = tuple(c for c in plan.changes if writer_of(c) is Writer.CATALOG)
+    refused = connection.capabilities.refused_before_apply(replace(plan, changes=written_by_catalog))
     notes = [note for note in (targets.note(), *plan.notes, refused, *crowded_versions(plan, connection)) if note]
     return replace(plan, notes=tuple(notes))
 

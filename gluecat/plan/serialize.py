@@ -44,7 +44,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "reason": c.reason,
                 "diffs": [dataclasses.asdict(d) for d in c.diffs],
                 "live_version": c.live_version,
-                "format": c.format,
+                "table_kind": c.table_kind,
                 "drops": c.drops,
                 "impact": c.impact.value,
                 "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in c.findings],
@@ -95,7 +95,7 @@ def from_json(data: dict[str, Any]) -> Plan:
                 diffs=tuple(FieldDiff(**d) for d in c["diffs"]),
                 live_version=c["live_version"],
                 reason=c["reason"],
-                format=c.get("format", "hive"),
+                table_kind=c.get("table_kind", c.get("format")),  # `format` in plans saved before
                 drops=c.get("drops", False),
                 findings=tuple(
                     Finding(f["rule"], Impact(f["impact"]), f["message"], tuple(f.get("engines", ENGINES)))

@@ -11,6 +11,7 @@ from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.backends.glue import Glue
 from gluecat.errors import LiveStateError
+from gluecat.kinds.registry import ICEBERG, recognise
 from gluecat.secrets.redact import mask_any
 
 LATEST = 5  # versions and snapshots listed; the count is of all of them
@@ -32,10 +33,9 @@ def versions(connection: Connection, database: str, table: str) -> dict[str, Any
 
 
 def metadata_location(table: Shape) -> str | None:
-    parameters = table.get("Parameters") or {}
-    if str(parameters.get("table_type", "")).lower() != "iceberg":
+    if recognise(table) is not ICEBERG:
         return None
-    location = parameters.get("metadata_location")
+    location = (table.get("Parameters") or {}).get("metadata_location")
     return str(location) if location else None
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
+from gluecat.kinds.registry import VIEW, recognise
 from gluecat.lineage.graph import ViewSql, texts_sql
 from gluecat.project.load import Project
 from gluecat.secrets.redact import mask_any
@@ -61,7 +62,7 @@ def read_facts(project: Project, connection: Connection) -> tuple[LiveFacts, lis
                 objects[address] = facts
                 continue
             unmanaged_tables[address] = _unmanaged_page(name, table, facts)
-            if table.get("TableType") == "VIRTUAL_VIEW":
+            if recognise(table) is VIEW:
                 found = texts_sql(address, name, table.get("ViewOriginalText"), table.get("ViewExpandedText"))
                 views += [found] if found else []
     lakeformation = connection.lakeformation
@@ -92,13 +93,13 @@ def _facts(shape: Shape, partitions: int | None = None) -> dict[str, Any]:
 def _unmanaged_page(database: str, table: Shape, facts: dict[str, Any]) -> dict[str, Any]:
     storage = table.get("StorageDescriptor") or {}
     parameters = table.get("Parameters") or {}
-    view = table.get("TableType") == "VIRTUAL_VIEW"
-    kind = "view" if view else str(parameters.get("table_type") or "hive").lower()
+    kind = recognise(table)
+    view = kind is VIEW
     page: dict[str, Any] = {
         "id": f"{database}.{table['Name']}",
         "database": database,
         "name": table["Name"],
-        "kind": kind,
+        "kind": kind.format,
         "unmanaged": True,
         "description": table.get("Description"),
         "file": None,

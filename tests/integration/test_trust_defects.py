@@ -226,7 +226,7 @@ def _forged(plan: Path, document: dict[str, Any]) -> None:
 
 
 def _change(document: dict[str, Any], kind: str, table_format: str = "hive") -> dict[str, Any]:
-    return next(c for c in document["changes"] if c["kind"] == kind and c["format"] == table_format)
+    return next(c for c in document["changes"] if c["kind"] == kind and (c["table_kind"] or "hive") == table_format)
 
 
 def _refused_in_one_line(plan: Path, server: LocalGlue) -> str:

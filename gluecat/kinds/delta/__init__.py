@@ -11,7 +11,7 @@ from gluecat.changes.model import Action, Change, PartitionChanges
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, dropped_columns, hive_diffs, merge_table_input, version_of
 from gluecat.model import CatalogConfig, Database, DeltaTable
 from gluecat.project import checks
@@ -26,11 +26,29 @@ Shape = dict[str, Any]
 LOCATION_RULE = declare("delta-location", "a Delta table without `location`, where its log lives")
 
 
+def registered_for_athena(live: Shape) -> bool:
+    """Registered as Athena registers a Delta table (`table_type=DELTA`, in any case)."""
+    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "DELTA"
+
+
 class DeltaKind:
     format = "delta"
     model = DeltaTable
     spark_catalog: str | None = "delta"
     evolves = True
+    noun = "a Delta table"
+    view = False
+
+    def claims(self, live: Shape) -> bool:
+        """Registered for Athena (`table_type=DELTA`) or for Spark (`spark.sql.sources.provider=delta`)."""
+        provider = (live.get("Parameters") or {}).get("spark.sql.sources.provider", "")
+        return registered_for_athena(live) or str(provider).lower() == "delta"
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        """The log first, then the Glue entry, for a create or an update; Glue alone deletes."""
+        if action is Action.UPDATE and not isinstance((desired or {}).get("delta"), list | dict):
+            raise ValueError("a delta update carries no `delta`")
+        return Writer.DELTA if action in (Action.CREATE, Action.UPDATE) else Writer.CATALOG
 
     def table_input(self, table: DeltaTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         assert table.location is not None  # lint requires it
@@ -42,7 +60,7 @@ class DeltaKind:
         return Reads(delta_log=table.location)
 
     def sink(
-        self, table: DeltaTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: DeltaTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 
@@ -113,7 +131,7 @@ def delta_change(
             return None
         desired = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
         return Change(address, "table", Action.CREATE, database.name, model.name, desired,
-                      live_version=ABSENT, format="delta")  # fmt: skip
+                      live_version=ABSENT, table_kind="delta")  # fmt: skip
     if live is None:
         mismatches = log_matches(model, log)
         if mismatches:
@@ -122,7 +140,7 @@ def delta_change(
             return None
         desired = {"location": model.location, "delta": {}, "glue": glue}
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT,
-                      format="delta", reason="registers the existing Delta log")  # fmt: skip
+                      table_kind="delta", reason="registers the existing Delta log")  # fmt: skip
     result = diff_delta(model, log)
     refusals.extend(f"{address}: {reason}" for reason in result.refusals)
     # The log holds the description; the Glue copy follows it on the next write, never forces one.
@@ -131,9 +149,9 @@ def delta_change(
     if not result.ops and not glue_diffs:
         return None
     desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
-    findings = impact.lake_column_drops("delta", dropped_columns(result.diffs))
+    findings = impact.lake_column_drops("Delta", dropped_columns(result.diffs))
     return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
-                  (*result.diffs, *glue_diffs), live_version=version_of(live), format="delta",
+                  (*result.diffs, *glue_diffs), live_version=version_of(live), table_kind="delta",
                   findings=tuple(findings))  # fmt: skip
 
 

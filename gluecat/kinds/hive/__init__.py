@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from gluecat.changes.model import Change, PartitionChanges
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.changes.impact import kind_change
+from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.hive import rules
 from gluecat.kinds.hive.meaning import hive_meaning
 from gluecat.kinds.hive.plan import hive_changes, hive_table_input, partition_sink
@@ -25,6 +26,14 @@ class HiveKind:
     model = HiveTable
     spark_catalog: str | None = "hive"
     evolves = True
+    noun = "a table"
+    view = False
+
+    def claims(self, live: Shape) -> bool:
+        return True  # a Glue or metastore table no other kind claims: asked last
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        return Writer.CATALOG
 
     def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return hive_table_input(table, database, ignore)
@@ -37,15 +46,19 @@ class HiveKind:
         )
 
     def sink(
-        self, table: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
-        return partition_sink(table, database, live, config)
+        return partition_sink(table, database, live, config, kind_change(live, was, self) is not None)
 
     def changes(
         self, table: HiveTable, loaded: LoadedTable, database: LoadedDatabase, context: PlanContext
     ) -> Iterator[Change | PartitionChanges]:
         live = context.live_table(database.name, loaded.name)
-        for change in hive_changes(database, loaded, table, live, context.live, context.ignore, context.config.prune):
+        replaced = kind_change(live, context.recognise(live), self) if live is not None else None
+        changes = hive_changes(
+            database, loaded, table, live, replaced, context.live, context.ignore, context.config.prune
+        )
+        for change in changes:
             if isinstance(change, Change):
                 yield allowing(change, table)
             elif change.count or change.left_alone:

@@ -37,6 +37,7 @@ def hive_changes(
     table: LoadedTable,
     model: HiveTable,
     live: Shape | None,
+    replaced: tuple[str, Finding] | None,
     live_catalog: LiveCatalog,
     ignore: tuple[str, ...],
     prune: bool,
@@ -48,21 +49,23 @@ def hive_changes(
     follows: tuple[tuple[str, ...], ...] = ()
     created = with_indexes(desired, model.partition_indexes)  # CreateTable makes them with the table
     if live is None:
-        yield Change(address, "table", Action.CREATE, database.name, table.name, created, live_version=ABSENT)
-    elif (replaced := impact.kind_change(live, "a table")) is not None:
+        yield Change(
+            address, "table", Action.CREATE, database.name, table.name, created, live_version=ABSENT, table_kind="hive"
+        )
+    elif replaced is not None:
         # A view becomes a table: deleted and created, never an update that keeps the view's texts.
         reason, finding = replaced
         yield Change(
             address, "table", Action.REPLACE, database.name, table.name, created,
             (FieldDiff("table_type", live.get("TableType"), desired.get("TableType")),),
-            live_version=version_of(live), reason=reason, findings=(finding,),
+            live_version=version_of(live), table_kind="hive", reason=reason, findings=(finding,),
         )  # fmt: skip
     elif _partition_keys(live) != _partition_keys(desired):
         before, after = _keys_text(live), _keys_text(desired)
         yield Change(
             address, "table", Action.REPLACE, database.name, table.name, created,
             (FieldDiff("partition_keys", before, after),),
-            live_version=version_of(live), reason=f"partition keys change: {before} -> {after}",
+            live_version=version_of(live), table_kind="hive", reason=f"partition keys change: {before} -> {after}",
             findings=(impact.table_replace(before, after),),
         )  # fmt: skip
     else:
@@ -84,13 +87,14 @@ def hive_changes(
 
 
 def partition_sink(
-    model: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+    model: HiveTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, replaced: bool
 ) -> LivePartitions | None:
     """What the table's live partitions are folded into as they are read; None where the plan
-    needs none (partition keys change: the table is replaced with its declared partitions)."""
+    needs none (partition keys change, or `replaced`, a view becoming the table: it is created with
+    its declared partitions)."""
     location = table_location(model, database.model)
     desired = hive_table_input(model, database.model, tuple(config.ignore_parameters))
-    if _partition_keys(live) != _partition_keys(desired) or impact.kind_change(live, "a table") is not None:
+    if _partition_keys(live) != _partition_keys(desired) or replaced:
         return None  # replaced: created with its declared partitions
     declared = None
     if model.partitions is not None and location:
@@ -132,7 +136,7 @@ def _hive_update(
             )
         )
     return Change(address, "table", Action.UPDATE, database, name, merged, diffs,
-                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
+                  live_version=version_of(live), table_kind="hive", findings=tuple(findings))  # fmt: skip
 
 
 def _partition_changes(

@@ -10,7 +10,7 @@ from gluecat.backends.registry import capabilities
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.convert.locations import lake_location, slashless
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, version_of
 from gluecat.model import CatalogConfig, Database, IcebergTable
 from gluecat.project import checks
@@ -43,6 +43,26 @@ class IcebergKind:
     model = IcebergTable
     spark_catalog: str | None = "iceberg"
     evolves = True
+    noun = "an Iceberg table"
+    view = False
+
+    def claims(self, live: Shape) -> bool:
+        return registered_as_iceberg(live)
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        """pyiceberg creates, registers and commits; Glue alone deletes, and repairs a registration
+        that no longer says Iceberg (an update carrying a TableInput, not `ops`)."""
+        if action is Action.REGISTER:
+            return Writer.ICEBERG_REGISTER
+        if action is Action.CREATE:
+            return Writer.ICEBERG
+        if action is Action.UPDATE:
+            shape = desired or {}
+            if isinstance(shape.get("ops"), list | dict):
+                return Writer.ICEBERG
+            if "ops" in shape or "Name" not in shape:
+                raise ValueError("an iceberg update carries no `ops`")
+        return Writer.CATALOG
 
     def table_input(self, table: IcebergTable, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         return None  # pyiceberg registers the table from its metadata
@@ -52,7 +72,7 @@ class IcebergKind:
         return Reads(iceberg_metadata=True, iceberg_orphan=location, optimizers=table.optimizers is not None)
 
     def sink(
-        self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: IcebergTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
         return None
 
@@ -186,12 +206,12 @@ def iceberg_change(
             "ops": creation_ops(model),
         }
         return Change(address, "table", Action.CREATE, database.name, model.name, desired,
-                      live_version=ABSENT, format="iceberg", findings=created_findings(properties))  # fmt: skip
+                      live_version=ABSENT, table_kind="iceberg", findings=created_findings(properties))  # fmt: skip
     if metadata is None:
         refusals.append(f"{address}: exists in Glue but is not an Iceberg table; gluecat will not convert it")
         return None
-    registered = (live.get("Parameters") or {}).get("table_type")
-    if str(registered).upper() != "ICEBERG":
+    if not registered_as_iceberg(live):
+        registered = (live.get("Parameters") or {}).get("table_type")
         return _registered_as_iceberg(address, database.name, model.name, live, registered)
     if model.location and slashless(model.location) != slashless(metadata.location):
         refusals.append(f"{address}: an Iceberg table cannot move ({metadata.location} -> {model.location})")
@@ -203,7 +223,7 @@ def iceberg_change(
         return None
     return Change(
         address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
-        live_version=iceberg_fingerprint(metadata), format="iceberg", drops=result.destructive,
+        live_version=iceberg_fingerprint(metadata), table_kind="iceberg", drops=result.destructive,
         findings=column_findings(result), reason=upgrade_waits(result.upgrade) if result.upgrade else "",
     )  # fmt: skip
 
@@ -219,7 +239,7 @@ def format_upgrade(address: str, database: str, name: str, metadata: TableMetada
     diff = FieldDiff("properties.format-version", str(before), str(version))
     return Change(
         address, "table", Action.UPDATE, database, name, {"ops": ops}, (diff,),
-        live_version=iceberg_fingerprint(metadata), format="iceberg", reason=irreversible(version),
+        live_version=iceberg_fingerprint(metadata), table_kind="iceberg", reason=irreversible(version),
         findings=(upgrade_finding(before, version),) if version >= V3 else (),
     )  # fmt: skip
 
@@ -232,8 +252,8 @@ def _registered_as_iceberg(address: str, database: str, name: str, live: Shape, 
     fixed["Parameters"] = {**(live.get("Parameters") or {}), "table_type": "ICEBERG"}
     diff = FieldDiff("parameters.table_type", registered, "ICEBERG")
     return Change(
-        address, "table", Action.UPDATE, database, name, fixed, (diff,), live_version=version_of(live), format="hive",
-        reason="Glue no longer registers it as Iceberg: engines would not read it as one",
+        address, "table", Action.UPDATE, database, name, fixed, (diff,), live_version=version_of(live),
+        table_kind="iceberg", reason="Glue no longer registers it as Iceberg: engines would not read it as one",
     )  # fmt: skip
 
 
@@ -252,10 +272,15 @@ def iceberg_register(
     waits = f"; {upgrade_waits(result.upgrade)}" if result.upgrade else ""
     return Change(
         f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,
-        tuple(result.diffs), live_version=ABSENT, format="iceberg", drops=result.destructive,
+        tuple(result.diffs), live_version=ABSENT, table_kind="iceberg", drops=result.destructive,
         reason=f"registers the Iceberg table its location holds ({metadata_location}); its rows stay{waits}",
         findings=column_findings(result),
     )  # fmt: skip
+
+
+def registered_as_iceberg(live: Shape) -> bool:
+    """Glue says the entry is an Iceberg table (`table_type=ICEBERG`, in any case)."""
+    return str((live.get("Parameters") or {}).get("table_type", "")).upper() == "ICEBERG"
 
 
 ICEBERG = IcebergKind()

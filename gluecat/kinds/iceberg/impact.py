@@ -25,7 +25,7 @@ def column_findings(result: IcebergDiff) -> tuple[Finding, ...]:
     ]
     dropped = dropped_columns(result.diffs)
     likely = [name for name in dropped if name in result.likely_renames]
-    drops = impact.lake_column_drops("iceberg", [name for name in dropped if name not in likely])
+    drops = impact.lake_column_drops("Iceberg", [name for name in dropped if name not in likely])
     moves = [_moved(struct) for struct in result.moves]
     return (*renames, *(_likely_rename(old, result.likely_renames[old]) for old in likely), *drops, *moves)
 

@@ -13,7 +13,7 @@ from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import description_in_text, view_table_input
-from gluecat.kinds.base import PartitionSink, PlanContext, Reads, Rule, allowing
+from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import (
     ABSENT,
     carry_over,
@@ -41,6 +41,14 @@ class ViewKind:
     model = ViewTable
     spark_catalog: str | None = "hive"  # Spark reads views through its Hive catalog
     evolves = True
+    noun = "a view"
+    view = True
+
+    def claims(self, live: Shape) -> bool:
+        return live.get("TableType") == "VIRTUAL_VIEW"
+
+    def writer(self, action: Action, desired: Shape | None) -> Writer:
+        return Writer.CATALOG
 
     def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         shape: Shape = dict(view_table_input(table, database.name))
@@ -52,9 +60,9 @@ class ViewKind:
         return Reads(partitions=True)
 
     def sink(
-        self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig
+        self, table: ViewTable, database: LoadedDatabase, live: Shape, config: CatalogConfig, was: Kind[Any]
     ) -> PartitionSink | None:
-        if live.get("TableType") == "VIRTUAL_VIEW" or not live.get("PartitionKeys"):
+        if was.view or not live.get("PartitionKeys"):
             return None
         return _Count()
 
@@ -65,7 +73,8 @@ class ViewKind:
         partitions = counted.count if isinstance(counted, _Count) else None
         live = context.live_table(database.name, loaded.name)
         trino = "trino" in context.config.readers
-        change = view_change(database, table, live, context.ignore, partitions, trino)
+        was = context.recognise(live) if live is not None else self
+        change = view_change(database, table, live, was, context.ignore, partitions, trino)
         if change:
             yield allowing(change, table)
 
@@ -115,6 +124,7 @@ def view_change(
     database: LoadedDatabase,
     model: ViewTable,
     live: Shape | None,
+    was: Kind[Any],
     ignore: tuple[str, ...],
     partitions: int | None = None,
     trino: bool = True,
@@ -126,14 +136,16 @@ def view_change(
     desired: Shape = dict(view_table_input(model, database.name, trino))
     desired["Parameters"] = managed(desired["Parameters"], ignore)
     if live is None:
-        return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT)
-    if (replaced := impact.kind_change(live, "a view", partitions)) is not None:
+        return Change(
+            address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT, table_kind="view"
+        )
+    if (replaced := impact.kind_change(live, was, VIEW, partitions)) is not None:
         # A table becomes a view: deleted and created, never an update that leaves its partitions behind.
         reason, finding = replaced
         return Change(
             address, "table", Action.REPLACE, database.name, model.name, desired,
             (FieldDiff("table_type", live.get("TableType"), "VIRTUAL_VIEW"),),
-            live_version=version_of(live), reason=reason, findings=(finding,),
+            live_version=version_of(live), table_kind="view", reason=reason, findings=(finding,),
         )  # fmt: skip
     pairs = {"table_type": (live.get("TableType"), "VIRTUAL_VIEW")}
     if model.description is not None and not description_in_text(model, trino):
@@ -163,7 +175,7 @@ def view_change(
         *impact.view_columns(column_name(d.path) for d in diffs if is_column_shape(d)),
     ] or [impact.METADATA_ONLY]
     return Change(address, "table", Action.UPDATE, database.name, model.name, merged, tuple(diffs),
-                  live_version=version_of(live), findings=tuple(findings))  # fmt: skip
+                  live_version=version_of(live), table_kind="view", findings=tuple(findings))  # fmt: skip
 
 
 VIEW = ViewKind()
