@@ -9,7 +9,6 @@ from typing import Any
 
 from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import Glue
 from gluecat.errors import LiveStateError
 from gluecat.kinds.registry import ICEBERG, recognise
 from gluecat.secrets.redact import mask_any
@@ -19,11 +18,11 @@ LATEST = 5  # versions and snapshots listed; the count is of all of them
 
 def keeps_versions(connection: Connection) -> bool:
     """Only Glue keeps a table's earlier versions; a Hive Metastore or REST catalog keeps none."""
-    return isinstance(connection.catalog, Glue)
+    return connection.capabilities.versions
 
 
 def versions(connection: Connection, database: str, table: str) -> dict[str, Any]:
-    kept = connection.glue.table_versions(database, table)
+    kept = connection.versions("docs --live").table_versions(database, table)
     latest = []
     for version in kept[:LATEST]:
         shape = version.get("Table") or {}
