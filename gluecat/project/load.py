@@ -118,6 +118,8 @@ def _load_partial(
     for directory in sorted(p for p in root.iterdir() if p.is_dir()):
         if directory.name.startswith(".") or (only is not None and not only.touches(directory.name)):
             continue
+        if not (directory / DATABASE_FILE).exists() and not holds_yaml(directory):
+            continue  # docs/, scripts/: no database is declared there
         database = reader.database(directory)
         if database is not None:
             databases.append(database)
@@ -173,6 +175,16 @@ def _load_database(
     database, source = loaded
     assert isinstance(database, Database)
     return LoadedDatabase(database, source, tables)
+
+
+def holds_yaml(directory: Path) -> bool:
+    """Whether a YAML file is anywhere under `directory` (dot-directories aside): a folder without
+    one (docs/, scripts/) declares nothing; one with one and no database.yaml is an error."""
+    for _folder, subfolders, names in os.walk(directory):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".")]
+        if any(name.lower().endswith(YAML_SUFFIXES) and not name.startswith(".") for name in names):
+            return True
+    return False
 
 
 def _table_files(directory: Path) -> list[Path]:
