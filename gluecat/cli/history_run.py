@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import shlex
 import sys
@@ -37,6 +36,7 @@ from gluecat.history.rollback import (
     table_file,
 )
 from gluecat.model import TABLE_MODELS
+from gluecat.model.suggest import closest, either
 from gluecat.model.table import Table, as_table
 from gluecat.plan import saved, serialize
 from gluecat.plan.identity import catalog_binding
@@ -71,8 +71,8 @@ def _missing(project: Project, connection: Connection, database: str, name: str,
     names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
     if connection.glue.database(database) is not None:
         names |= {f"{database}.{t['Name']}" for t in connection.glue.tables(database)}
-    close = difflib.get_close_matches(address, sorted(names), n=1)
-    hint = f": did you mean {close[0]!r}?" if close else why
+    close = closest(address, sorted(names))
+    hint = f": did you mean {either(close)}?" if close else why
     return GluecatError(f"{address} is not in the catalog{hint}")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
 from gluecat.model import TABLE_MODELS, CatalogConfig, Database, Table
+from gluecat.model.suggest import closest, either
 from gluecat.model.table import as_table
 from gluecat.project.best_effort import best_effort as partial_model
 from gluecat.project.environments import choose
@@ -255,8 +255,8 @@ def _load_table(
     table_format = source.data.get("format", "hive")
     model = TABLE_MODELS.get(table_format) if isinstance(table_format, str) else None
     if model is None:
-        close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
-        suggestion = f" — did you mean '{close[0]}'?" if close else ""
+        close = closest(str(table_format), TABLE_MODELS)
+        suggestion = f" — did you mean {either(close)}?" if close else ""
         message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta, view or registration)"
         errors.append(source.error(("format",), message))
         return None

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from gluecat.errors import GluecatError
+from gluecat.model.suggest import closest, either
 
 CATALOG_FILE = "catalog.yaml"
 MISSPELT = ("catalog.yml", "Catalog.yaml", "catalog.YAML", "catalog.json")
@@ -42,5 +42,5 @@ def _did_you_mean(given: Path) -> str:
     if parent is None:
         return ""
     siblings = [p.name for p in parent.iterdir() if p.is_dir()]
-    close = difflib.get_close_matches(given.name, siblings, n=1)
-    return f" — did you mean {parent / close[0]}?" if close else ""
+    close = closest(given.name, sorted(siblings))
+    return f" — did you mean {either([str(parent / name) for name in close], quote='')}?" if close else ""

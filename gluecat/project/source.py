@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -150,8 +149,8 @@ def _message(err: Any, model: type[BaseModel]) -> str:
     if err["type"] == "extra_forbidden":
         key = str(loc[-1])
         allowed = allowed_keys(model, loc[:-1])
-        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-        hint = f" — did you mean '{close[0]}'?" if close else f" (allowed: {', '.join(allowed)})"
+        close = closest(key, allowed)
+        hint = f" — did you mean {either(close)}?" if close else f" (allowed: {', '.join(allowed)})"
         return f"unknown key '{key}'{hint}"
     if err["type"] == "missing":
         return f"missing required key '{loc[-1]}'"
