@@ -27,6 +27,7 @@ from gluecat.lint.rules import database_rules, table_rules
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.project.load import LoadedDatabase, LoadedTable
 from gluecat.project.source import SourceFile
+from gluecat.text.plain import pydantic_plain
 
 # Read-only or time-stamped fields of a live table that a registration does not carry.
 _NOT_CARRIED = ("LastAccessTime", "LastAnalyzedTime")
@@ -244,7 +245,7 @@ def reason_of(exc: Exception) -> str:
 
 def _error_text(loc: tuple[int | str, ...], message: str) -> str:
     where = ".".join(map(str, loc))
-    message = message.removeprefix("Value error, ")
+    message = pydantic_plain(message)
     return f"{where}: {message}" if where and where != "name" else message  # name errors quote the name
 
 

@@ -59,6 +59,9 @@ def _did_you_mean(exc: click_errors.UsageError) -> str:
         meant = [name for name in SYNONYMS.get(given, ()) if name in options] or closest(given, options)
         return f"No such option: {given}" + (f" — did you mean {either(meant, quote='')}?" if meant else "")
     if isinstance(exc, click_errors.BadParameter):
+        from gluecat.text.plain import pydantic_plain
+
+        exc.message = pydantic_plain(exc.message)
         found = _NOT_ONE_OF.match(exc.message)
         if found:
             choices = _QUOTED.findall(found["choices"])

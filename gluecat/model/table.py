@@ -27,6 +27,7 @@ from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.model.suggest import check_member
+from gluecat.model.words import a
 
 
 def _valid_type(value: str) -> str:
@@ -232,8 +233,7 @@ class ViewTable(TableBase):
         needs = [] if (self.sql or "").strip() else ["`sql` (the SELECT it stands for)"]
         needs += [] if self.columns else ["`columns` (Athena and Spark read the view's schema from them)"]
         if needs:
-            article = "an" if self.dialect[0] in "aeiou" else "a"
-            raise ValueError(f"{article} {self.dialect} view needs {' and '.join(needs)}")
+            raise ValueError(f"{a(self.dialect)} view needs {' and '.join(needs)}")
         return self
 
 

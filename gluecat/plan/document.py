@@ -14,6 +14,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from gluecat.changes.model import Action
 from gluecat.errors import GluecatError
+from gluecat.model.words import a
+from gluecat.text.plain import pydantic_plain
 
 Shape = dict[str, Any]
 
@@ -52,13 +54,13 @@ class _Change(_Strict):
     @model_validator(mode="after")
     def _what_apply_relies_on(self) -> _Change:
         if self.kind in ("table", "index", "optimizer") and not self.table:
-            raise ValueError(f"{self.address}: a {self.kind} change names no table")
+            raise ValueError(f"{self.address}: {a(self.kind)} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
-            raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")
+            raise ValueError(f"{self.address}: {a(self.action.value)} carries nothing to write")
         if self.format in ("iceberg", "delta") and self.action is Action.UPDATE:
             key = "ops" if self.format == "iceberg" else "delta"
             if not isinstance((self.desired or {}).get(key), list | dict):
-                raise ValueError(f"{self.address}: a {self.format} update carries no `{key}`")
+                raise ValueError(f"{self.address}: {a(self.format)} update carries no `{key}`")
         return self
 
 
@@ -106,4 +108,4 @@ def check(data: Any) -> None:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {first['msg']}") from None
+        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {pydantic_plain(first['msg'])}") from None

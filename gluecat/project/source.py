@@ -19,6 +19,7 @@ from gluecat.errors import SourcePosition, SpecError
 from gluecat.model.suggest import closest, either
 from gluecat.project.yamlparse import Loc, Mark, YamlError, parse
 from gluecat.secrets import redact
+from gluecat.text.plain import pydantic_plain
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ def _message(err: Any, model: type[BaseModel]) -> str:
         close = closest(err["input"], literal_choices(err))
         hint = f" — did you mean {either(close)}?" if close else ""
         return f"{_subject(loc)} should be {err['ctx']['expected']}, not {_describe(err['input'])}{hint}"
-    message = str(err["msg"]).removeprefix("Value error, ")
+    message = pydantic_plain(str(err["msg"]))
     message = _MODEL_INSTANCE.sub("a mapping (key: value)", message).replace("valid dictionary", "mapping")
     if message.startswith("Input should"):
         return f"{_subject(loc)}{message.removeprefix('Input')}, not {_describe(err.get('input'))}"
