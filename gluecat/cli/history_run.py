@@ -185,7 +185,7 @@ def _version(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
             markup=False,
         )
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, saved_plan=request.out)
         return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
@@ -226,8 +226,12 @@ def _model(data: dict[str, Any], name: str) -> Table:
     return table
 
 
-def _yaml_step(project: Project, request: Rollback, database: str, name: str, data: dict[str, Any]) -> None:
+def _yaml_step(
+    project: Project, request: Rollback, database: str, name: str, data: dict[str, Any], saved_plan: Path | None = None
+) -> None:
+    """`saved_plan`: the rollback is saved, not applied: the file is ahead of the catalog until it is."""
     path = project.root / database / "tables" / f"{name}.yaml"
+    once = f"once `gluecat apply {shlex.quote(str(saved_plan))}` has run, " if saved_plan else ""
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
         references = References(project.config.vars)
@@ -238,15 +242,16 @@ def _yaml_step(project: Project, request: Rollback, database: str, name: str, da
             stdout.print(
                 f"Set {secret.variable} before the next plan: the file names it for {secret.where}.", markup=False
             )
-        stdout.print(
-            f"Wrote version {request.to_version}'s definition to {path}: the next plan is clean.", markup=False
-        )
+        clean = f"{once}the next plan is clean" if saved_plan else "the next plan is clean"
+        if saved_plan:
+            clean += "; until then, plan shows the rollback"
+        stdout.print(f"Wrote version {request.to_version}'s definition to {path}: {clean}.", markup=False)
         return
     if not path.exists():
         stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
         return
     stdout.print(
-        f"{path} still describes the table as it was: the next plan would undo the rollback. Rerun with"
+        f"{path} still describes the table as it was: {once}the next plan would undo the rollback. Rerun with"
         " --write-yaml, or edit the file, before the next apply.",
         markup=False,
     )
