@@ -8,6 +8,9 @@ from gluecat.errors import GluecatError
 from gluecat.model.suggest import closest, either
 
 CATALOG_FILE = "catalog.yaml"
+DATABASE_FILE = "database.yaml"
+TABLES_DIR = "tables"
+YAML_SUFFIXES = (".yaml", ".yml")
 MISSPELT = ("catalog.yml", "Catalog.yaml", "catalog.YAML", "catalog.json")
 
 

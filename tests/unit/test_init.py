@@ -185,4 +185,4 @@ def test_a_folder_holding_yaml_without_a_database_yaml_is_still_an_error(tmp_pat
     validated = gluecat("validate", str(tmp_path))
 
     assert validated.exit_code == 1
-    assert "web/database.yaml:1:1: every database directory needs a database.yaml" in validated.output
+    assert "web/database.yaml: every database directory needs a database.yaml" in validated.output
