@@ -19,6 +19,7 @@ from gluecat.model.base import (
     Parameters,
     Strict,
 )
+from gluecat.model.delta_properties import delta_properties
 from gluecat.model.lakeformation import Grant, TagAssignments
 from gluecat.model.lint_policy import LintPolicy
 from gluecat.model.optimizers import Optimizers
@@ -193,7 +194,9 @@ class DeltaTable(TableBase):
     format: Literal["delta"]
     columns: list[Column] = Field(default_factory=list)
     partition_columns: list[str] = Field(default_factory=list)
-    properties: Parameters = Field(default_factory=dict, description="Delta table configuration")
+    properties: Annotated[Parameters, AfterValidator(delta_properties)] = Field(
+        default_factory=dict, description="Delta table configuration"
+    )
 
 
 class ViewTable(TableBase):
