@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from gluecat.errors import GluecatError
@@ -28,16 +29,25 @@ def project_root(given: Path) -> Path:
         return given
     for parent in given.resolve().parents:
         if (parent / CATALOG_FILE).is_file():
-            return parent
+            return _from_here(parent)
     misspelt = next((name for name in MISSPELT if (given / name).is_file()), None)
     if misspelt:
         raise GluecatError(f"{given / misspelt}: gluecat reads {CATALOG_FILE}; rename it")
     return given  # the loader names what is missing, at catalog.yaml:1:1
 
 
+def _from_here(found: Path) -> Path:
+    """A project found above, as a path from where the command ran (`..`): plans name it as given."""
+    try:
+        return Path(os.path.relpath(found, Path.cwd()))
+    except (OSError, ValueError):  # no current directory, or another drive: the path as found
+        return found
+
+
 def display_name(root: Path) -> str:
-    """How a plan names its catalog: the path given, or the directory's name for `.`."""
-    return root.resolve().name if str(root) in (".", "") else str(root)
+    """How a plan names its catalog: the path given (from where the command ran, never absolute unless
+    given so), or the directory's name for `.` and for a project above (`..`)."""
+    return root.resolve().name if all(part == ".." for part in root.parts) else str(root)  # ".", "..", "../.."
 
 
 def _did_you_mean(given: Path) -> str:
