@@ -23,7 +23,7 @@ from gluecat.cli import progress
 from gluecat.cli.history import split_address
 from gluecat.cli.interrupt import stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.cli.planning import execute_plan, render, report_apply, warn_finding
+from gluecat.cli.planning import apply_and_report, render, warn_finding
 from gluecat.errors import ExitCode, GluecatError
 from gluecat.history.listing import History, is_iceberg, table_history
 from gluecat.history.prune import TableVersions, prune, prune_candidates
@@ -197,7 +197,7 @@ def _version(
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
         return ExitCode.ERROR
     verify_unchanged(connection, plan, creates=False)
-    code = report_apply(execute_plan(connection, plan))
+    code = apply_and_report(connection, plan)
     if code == 0:
         _yaml_step(project, request, database, name, data)
     return code
