@@ -13,7 +13,7 @@ from gluecat.adopt.compare import Reading, database_difference, read_database, t
 from gluecat.adopt.optimizers import is_iceberg, live_optimizers, with_optimizers
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
-from gluecat.adopt.yamlout import dump, model_data
+from gluecat.adopt.yamlout import check_writable, dump, model_data
 from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.convert.database import database_from_glue
@@ -221,6 +221,7 @@ def _database(live: Shape, ignore: tuple[str, ...]) -> Database:
     _check_file_name(live["Name"])
     database = database_from_glue(live)
     database = database.model_copy(update={"parameters": managed(database.parameters, ignore)})
+    check_writable(model_data(database))
     allow = database_exceptions(database)
     return database.model_copy(update={"lint": LintPolicy(allow=allow)}) if allow else database
 
@@ -238,6 +239,7 @@ def _import_table(
     try:
         _check_file_name(live["Name"], ".yaml")
         adopted = adopt_table(connection, database, live, *options)
+        check_writable(adopted.data)
     except MODEL_ERRORS as exc:
         result.failed.append(f"{address}: {reason_of(exc)}")
         result.skipped_tables += 1

@@ -20,7 +20,7 @@ from gluecat.convert.hive import hive_table_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.convert.partition_index import indexes_from_glue
 from gluecat.convert.partitions import OwnReader
-from gluecat.convert.shapes import TABLE_INPUT_KEYS
+from gluecat.convert.shapes import CARRIED_TABLE_KEYS
 from gluecat.convert.view import view_from_glue
 from gluecat.errors import GluecatError
 from gluecat.lint.rules import database_rules, table_rules
@@ -29,8 +29,6 @@ from gluecat.project.load import LoadedDatabase, LoadedTable
 from gluecat.project.source import SourceFile
 from gluecat.text.plain import pydantic_plain
 
-# Read-only or time-stamped fields of a live table that a registration does not carry.
-_NOT_CARRIED = ("LastAccessTime", "LastAnalyzedTime")
 EXPECTED_PARTITIONS = 10_000  # unknown before reading: enough parallel segments for a large table
 # What a live shape the models cannot hold raises (HiveTypeError is a ValueError). Errors reaching
 # Glue or S3 are not among them: those skip the table rather than turn it into a registration.
@@ -124,7 +122,7 @@ def _typed_columns(live: Shape) -> None:
 
 def registration(live: Shape, reason: str) -> dict[str, Any]:
     """The live table as the TableInput that recreates it, exactly."""
-    table_input = {k: live[k] for k in TABLE_INPUT_KEYS if k in live and k not in _NOT_CARRIED}
+    table_input = {k: live[k] for k in CARRIED_TABLE_KEYS if k in live}
     return {"format": "registration", "reason": reason, "table_input": table_input}
 
 

@@ -8,6 +8,7 @@ import yaml  # type: ignore[import-untyped]  # PyYAML ships no type hints
 from pydantic import BaseModel
 
 from gluecat.adopt import yamlfast
+from gluecat.errors import GluecatError
 from gluecat.project.yamlparse import resolve_plain
 
 KEY_ORDER = (
@@ -77,6 +78,27 @@ def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str,
 
 
 _RESOLVER = yamlfast.resolver_of(_Dumper)
+
+
+def check_writable(data: Any, where: str = "") -> None:
+    """A GluecatError naming the first text no YAML file can hold: a lone UTF-16 surrogate (`\\ud800`,
+    which Glue keeps and JSON escapes) is no Unicode character, so it has no YAML spelling."""
+    if isinstance(data, str):
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            shown = ascii(data[exc.start : exc.end])
+            raise GluecatError(
+                f"{where or 'a value'} holds a lone UTF-16 surrogate ({shown}), which no YAML file can hold:"
+                " correct it in Glue, then import again"
+            ) from None
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            check_writable(key, f"a key under {where or 'the file'}")
+            check_writable(value, f"{where}.{key}" if where else str(key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            check_writable(value, f"{where}[{index}]")
 
 
 def dump(data: dict[str, Any], header: str = "") -> str:

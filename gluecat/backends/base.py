@@ -85,3 +85,19 @@ class Catalog(Protocol):
     def delete_partitions(
         self, database: str, table: str, values: Sequence[Sequence[str]], progress: Progress
     ) -> list[EntryError]: ...
+
+
+class TableVersions(Protocol):
+    """A catalog that keeps each table's earlier versions (the `versions` capability): what history,
+    rollback and prune-versions read and delete."""
+
+    def table_versions(self, database: str, table: str) -> list[Shape]:
+        """Every kept version of the table, newest first."""
+
+    def table_version(self, database: str, table: str, version_id: str) -> Shape | None:
+        """One version's table, or None when no such version is kept."""
+
+    def delete_table_versions(
+        self, database: str, table: str, version_ids: Sequence[str], progress: Progress
+    ) -> list[EntryError]:
+        """The versions deleted in batches; each one the catalog refused comes back."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from gluecat.backends import aws
 from gluecat.backends.aws import Session
-from gluecat.backends.base import Catalog, MetastoreAddress
+from gluecat.backends.base import Catalog, MetastoreAddress, TableVersions
 from gluecat.backends.glue import Glue, make_session, static_credentials
 from gluecat.backends.registry import Capabilities, capabilities
 from gluecat.errors import GluecatError
@@ -63,6 +64,13 @@ class Connection:
         """The Glue client itself, for what only Glue offers (pyiceberg's Glue catalog, call counts)."""
         assert isinstance(self.catalog, Glue), "a Glue catalog"
         return self.catalog
+
+    def versions(self, what: str) -> TableVersions:
+        """The catalog's kept table versions, for `what` (a command); refused in one line naming the
+        backend when it keeps none."""
+        if not self.capabilities.versions:
+            raise GluecatError(f"{what} reads Glue's table versions; {self.capabilities.title} keeps none")
+        return self.glue
 
     @cached_property
     def iceberg(self) -> IcebergTables:
@@ -126,56 +134,23 @@ def connect_to(config: CatalogConfig, root: Path, locations: list[str] | None = 
         with running_sandbox(root, config.region) as endpoint_url:
             session = aws.session_holding(ACCESS_KEY, SECRET_KEY, None, config.region or REGION)
             ensure_buckets(session, endpoint_url, locations or [])
-            if config.backend == "hive":  # the sandbox is then the S3 the Metastore's tables live in
-                yield from _metastore(config, session, None, endpoint_url)
-                return
-            if config.backend == "iceberg-rest":  # the same: the S3 of the REST catalog's tables
-                yield from _rest(config, session, endpoint_url)
-                return
-            glue = Glue(session, endpoint_url, config.catalog_id, config.write_concurrency)
-            yield Connection(glue, session, endpoint_url, config.catalog_id)
+            # A metastore's or a REST catalog's tables then live in the sandbox's S3.
+            yield from _opened(config, session, endpoint_url)
         return
-    if config.backend == "hive":  # AWS only once S3 is read or written (Iceberg or Delta metadata)
-        yield from _metastore(config, None, lambda: _aws_session(config), config.endpoint_url)
-        return
-    session = _aws_session(config)
-    if config.backend == "iceberg-rest":
-        yield from _rest(config, session, config.endpoint_url)
-        return
-    glue = Glue(session, config.endpoint_url, config.catalog_id, config.write_concurrency)
-    yield Connection(glue, session, config.endpoint_url, config.catalog_id)
+    yield from _opened(config, None, config.endpoint_url)
 
 
-def _metastore(
-    config: CatalogConfig, session: Session | None, opener: Callable[[], Session] | None, s3_endpoint: str | None
-) -> Iterator[Connection]:
-    """A Hive Metastore; `endpoint_url` is then S3's, where table data and lake metadata live; the
-    AWS session is `session`, or made by `opener` when first needed."""
-    from gluecat.backends.hive import HiveMetastore  # Thrift and its generated client load only for a metastore
-
-    if not config.metastore_uri:
-        raise GluecatError("backend: hive needs `metastore_uri: thrift://HOST:PORT` in catalog.yaml")
-    address = MetastoreAddress(config.metastore_uri, config.metastore_version)
-    metastore = HiveMetastore(address.uri, address.version)
-    try:
-        yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive", opener=opener)
-    finally:
-        metastore.close()
-
-
-def _rest(config: CatalogConfig, session: Session, s3_endpoint: str | None) -> Iterator[Connection]:
-    """An Iceberg REST catalog; `endpoint_url` is then S3's, where its tables' files live."""
-    from gluecat.backends.iceberg import lake_properties
-    from gluecat.backends.rest import IcebergRest, client_properties, open_rest_catalog
-
-    if not config.rest_uri:
-        raise GluecatError("backend: iceberg-rest needs `rest_uri: https://HOST[:PORT][/PATH]` in catalog.yaml")
-    properties = {
-        **lake_properties(session, s3_endpoint),
-        **client_properties(config.rest_uri, config.rest_auth, config.rest_warehouse, aws.region_of(session), session),
-    }
-    catalog = IcebergRest(open_rest_catalog(config.rest_uri, properties), config.rest_uri)
-    yield Connection(catalog, session, s3_endpoint, backend="iceberg-rest")
+def _opened(config: CatalogConfig, session: Session | None, endpoint_url: str | None) -> Iterator[Connection]:
+    """The backend's own `open_connection` (its registry line names the module): the AWS session is
+    `session` (the sandbox's), else made when the backend first needs it (a Hive Metastore: only
+    once S3 is read or written)."""
+    backend = capabilities(config.backend)
+    if backend.address_key and not getattr(config, backend.address_key):
+        raise GluecatError(
+            f"backend: {backend.name} needs `{backend.address_key}: {backend.address_form}` in catalog.yaml"
+        )
+    opens: Callable[..., Iterator[Connection]] = importlib.import_module(backend.module).open_connection
+    yield from opens(config, session, lambda: _aws_session(config), endpoint_url)
 
 
 def _aws_session(config: CatalogConfig) -> Session:

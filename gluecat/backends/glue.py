@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -21,6 +21,9 @@ from gluecat.backends.base import EntryError
 from gluecat.backends.denied import denied
 from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, LiveStateError, UnreachableError
 from gluecat.model import CatalogConfig
+
+if TYPE_CHECKING:
+    from gluecat.backends.connect import Connection
 
 BATCH_CREATE = 100
 BATCH_UPDATE = 100
@@ -69,6 +72,17 @@ def static_credentials(session: aws.Session) -> StaticCredentials | None:
         return None
     frozen = credentials.get_frozen_credentials()
     return StaticCredentials(str(frozen.access_key), str(frozen.secret_key), frozen.token)
+
+
+def open_connection(
+    config: CatalogConfig, session: aws.Session | None, opener: Callable[[], aws.Session], endpoint_url: str | None
+) -> Iterator[Connection]:
+    """The Glue Data Catalog: the sandbox's session, else the one `opener` makes now."""
+    from gluecat.backends.connect import Connection
+
+    opened = session or opener()
+    glue = Glue(opened, endpoint_url, config.catalog_id, config.write_concurrency)
+    yield Connection(glue, opened, endpoint_url, config.catalog_id)
 
 
 def segments_for(expected_partitions: int) -> int:

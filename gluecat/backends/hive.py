@@ -15,7 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlparse
 
 from hive_metastore.ThriftHiveMetastore import Client
@@ -37,7 +37,7 @@ from thrift.Thrift import TApplicationException, TException
 from thrift.transport import TSocket, TTransport
 
 from gluecat.backends import aws
-from gluecat.backends.base import EntryError, Progress, Shape
+from gluecat.backends.base import EntryError, MetastoreAddress, Progress, Shape
 from gluecat.backends.hive_shapes import (
     database_from_hive,
     database_to_hive,
@@ -49,7 +49,11 @@ from gluecat.backends.hive_shapes import (
 )
 from gluecat.changes.fingerprint import fingerprint
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
+from gluecat.model import CatalogConfig
 from gluecat.text.plain import one_line
+
+if TYPE_CHECKING:
+    from gluecat.backends.connect import Connection
 
 T = TypeVar("T")
 TABLES_PER_CALL = 100
@@ -66,6 +70,22 @@ def metastore_timeout() -> float:
     S3 before it answers (100 partitions: many seconds), so the default is longer than for a Glue
     call; GLUECAT_READ_TIMEOUT, when set, decides."""
     return aws.read_timeout() if os.environ.get(aws.READ_TIMEOUT_VARIABLE) else METASTORE_TIMEOUT
+
+
+def open_connection(
+    config: CatalogConfig, session: aws.Session | None, opener: Callable[[], aws.Session], s3_endpoint: str | None
+) -> Iterator[Connection]:
+    """The Metastore at `metastore_uri`; `s3_endpoint` is S3's, where table data and lake metadata
+    live, and the AWS session is `session`, else made by `opener` once S3 is first read or written."""
+    from gluecat.backends.connect import Connection
+
+    assert config.metastore_uri is not None, "connect checks the backend's address"
+    address = MetastoreAddress(config.metastore_uri, config.metastore_version)
+    metastore = HiveMetastore(address.uri, address.version)
+    try:
+        yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive", opener=opener)
+    finally:
+        metastore.close()
 
 
 class HiveMetastore:

@@ -9,6 +9,9 @@ result to botocore as the customised part of the answer, leaving the shape
 walker an empty object. Errors (any status but 200) are parsed by botocore as
 always, so retries and error codes are unchanged.
 
+A body orjson refuses (a lone UTF-16 surrogate escaped in a live string, which Python's own JSON
+reads) takes botocore's path too, so one odd value never stops a listing.
+
 What differs from botocore's parse: timestamps stay as Glue sent them (epoch
 seconds, a number) instead of datetimes. gluecat compares no timestamps, and
 botocore accepts epoch numbers wherever a request carries one back.
@@ -75,7 +78,10 @@ def _restore_body(params: dict[str, Any], context: dict[str, Any], **_: Any) -> 
 def _decode(response_dict: dict[str, Any], customized_response_dict: dict[str, Any], **_: Any) -> None:
     if response_dict.get("status_code") != 200 or response_dict["headers"].get("x-amz-crc32"):
         return  # errors, and answers botocore must check a checksum of, take botocore's own path
-    decoded = orjson.loads(response_dict["body"])
+    try:
+        decoded = orjson.loads(response_dict["body"])
+    except orjson.JSONDecodeError:
+        return  # JSON orjson refuses, such as a lone UTF-16 surrogate (`\ud800`): botocore's parser reads it
     if isinstance(decoded, dict):
         customized_response_dict.update(decoded)
         response_dict["body"] = b"{}"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pyiceberg.catalog.rest import RestCatalog
 from pyiceberg.exceptions import (
@@ -33,9 +33,31 @@ from gluecat.backends.rest_shapes import (
     table_from_rest,
 )
 from gluecat.errors import ConflictError, GluecatError, LiveStateError, UnreachableError
+from gluecat.model import CatalogConfig
 from gluecat.model.rest import ENV_REFERENCE, BearerAuth, OAuth2Auth, RestAuth, SigV4Auth
 from gluecat.secrets import redact
 from gluecat.secrets import values as secret_values
+
+if TYPE_CHECKING:
+    from gluecat.backends.connect import Connection
+
+
+def open_connection(
+    config: CatalogConfig, session: Session | None, opener: Callable[[], Session], s3_endpoint: str | None
+) -> Iterator[Connection]:
+    """The REST catalog at `rest_uri`; `s3_endpoint` is S3's, where its tables' files live."""
+    from gluecat.backends import aws
+    from gluecat.backends.connect import Connection
+    from gluecat.backends.iceberg import lake_properties
+
+    assert config.rest_uri is not None, "connect checks the backend's address"
+    opened = session or opener()
+    properties = {
+        **lake_properties(opened, s3_endpoint),
+        **client_properties(config.rest_uri, config.rest_auth, config.rest_warehouse, aws.region_of(opened), opened),
+    }
+    catalog = IcebergRest(open_rest_catalog(config.rest_uri, properties), config.rest_uri)
+    yield Connection(catalog, opened, s3_endpoint, backend="iceberg-rest")
 
 
 def _one_line(exc: BaseException) -> str:

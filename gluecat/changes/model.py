@@ -105,6 +105,18 @@ class PartitionWrite:
         return f"{self.location}: its own parameters or descriptor"
 
 
+DOWNSTREAM_VIEWS = "downstream-views"
+VIEWS_SHOWN = 20  # views named in a finding; the rest are counted
+
+
+def views_reading(views: tuple[str, ...]) -> str:
+    """The downstream-views finding's message: the views that read a table at risk."""
+    named = ", ".join(views[:VIEWS_SHOWN]) + (
+        f" and {len(views) - VIEWS_SHOWN} more" if len(views) > VIEWS_SHOWN else ""
+    )
+    return f"{len(views)} view{'s' if len(views) > 1 else ''} read{'' if len(views) > 1 else 's'} this table: {named}"
+
+
 @dataclass(frozen=True)
 class PartitionChanges:
     """All partition changes of one table. The storage template is the table's descriptor
@@ -125,6 +137,8 @@ class PartitionChanges:
     # prune off: how many live partitions the YAML does not declare (left alone), and the first few
     left_alone: int = 0
     left_alone_first: tuple[tuple[str, ...], ...] = ()
+    # the views that read the table, directly or not, when partitions move or go (from the lineage)
+    downstream_views: tuple[str, ...] = ()
 
     @property
     def count(self) -> int:
@@ -134,16 +148,20 @@ class PartitionChanges:
     def findings(self) -> tuple[Finding, ...]:
         """A partition that moves is read from its new location only, as a table that moves is."""
         moved = [w for w in self.updates if w.moves]
-        if not moved:
-            return ()
-        first = moved[0]
-        more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
-        message = (
-            f"{len(moved):,} partition location{'s' if len(moved) > 1 else ''} move"
-            f"{'' if len(moved) > 1 else 's'} ({self.address(first.values)}: {first.before} -> {first.location}"
-            f"{more}): readers see only the files at the new location"
-        )
-        return (Finding("location-change", Impact.BREAKING, message),)
+        found: tuple[Finding, ...] = ()
+        if moved:
+            first = moved[0]
+            more = f" and {len(moved) - 1:,} more" if len(moved) > 1 else ""
+            message = (
+                f"{len(moved):,} partition location{'s' if len(moved) > 1 else ''} move"
+                f"{'' if len(moved) > 1 else 's'} ({self.address(first.values)}: {first.before} -> {first.location}"
+                f"{more}): readers see only the files at the new location"
+            )
+            found = (Finding("location-change", Impact.BREAKING, message),)
+        at_risk = worst((impact_of(found), Impact.DESTRUCTIVE if self.deletes else Impact.SAFE))
+        if self.downstream_views and at_risk in (Impact.BREAKING, Impact.DESTRUCTIVE):
+            found += (Finding(DOWNSTREAM_VIEWS, at_risk, views_reading(self.downstream_views)),)
+        return found
 
     @property
     def impact(self) -> Impact:

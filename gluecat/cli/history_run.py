@@ -18,7 +18,6 @@ from gluecat.adopt.table import adopt_table
 from gluecat.adopt.yamlout import dump
 from gluecat.apply.run import refuse_destruction, verify_unchanged
 from gluecat.backends.connect import Connection, connect
-from gluecat.backends.glue import Glue
 from gluecat.cli import progress
 from gluecat.cli.history import split_address
 from gluecat.cli.interrupt import stop_on_signals
@@ -35,6 +34,7 @@ from gluecat.history.rollback import (
     snapshot_rollback,
     table_file,
 )
+from gluecat.kinds.registry import kind_of
 from gluecat.model import TABLE_MODELS
 from gluecat.model.suggest import closest, either
 from gluecat.model.table import Table, as_table
@@ -45,7 +45,7 @@ from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 from gluecat.render.text import value
 from gluecat.secrets import redact
-from gluecat.secrets.files import write_inside
+from gluecat.secrets.files import confined, write_inside
 from gluecat.text.plain import counted
 
 HEADER = (
@@ -69,17 +69,11 @@ def _missing(project: Project, connection: Connection, database: str, name: str,
     """`sales.ordrs is not in the catalog: did you mean 'sales.orders'?`, from the project's tables and Glue's."""
     address = f"{database}.{name}"
     names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
-    if connection.glue.database(database) is not None:
-        names |= {f"{database}.{t['Name']}" for t in connection.glue.tables(database)}
+    if connection.catalog.database(database) is not None:
+        names |= {f"{database}.{t['Name']}" for t in connection.catalog.tables(database)}
     close = closest(address, sorted(names))
     hint = f": did you mean {either(close)}?" if close else why
     return GluecatError(f"{address} is not in the catalog{hint}")
-
-
-def _glue(connection: Connection, what: str) -> Glue:
-    if not isinstance(connection.catalog, Glue):
-        raise GluecatError(f"{what} reads Glue's table versions; {connection.capabilities.title} keeps none")
-    return connection.catalog
 
 
 # history
@@ -89,7 +83,7 @@ def history_command(root: Path, address: str, output_format: str, limit: int, pa
     database, name = split_address(address)
     project = load_checked(root, warn_finding, env)
     with connect(project) as connection:
-        _glue(connection, "history")
+        connection.versions("history")
         if connection.catalog.table(database, name) is None:
             raise _missing(project, connection, database, name, "")
         found = table_history(connection, database, name, limit, page)
@@ -151,10 +145,12 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
         saved.check_destination(request.out)
     project = load_checked(root, warn_finding, env, Targets.parse([request.address]))
     project_database(project, database)
+    if request.write_yaml:  # refused now, not after Glue was rolled back
+        confined(project.root, _yaml_path(project, database, name))
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
     with connect(project) as connection:
-        _glue(connection, "rollback")
+        connection.versions("rollback")
         live = connection.catalog.table(database, name)
         if live is None:
             raise _missing(project, connection, database, name, ": there is nothing to roll back")
@@ -171,7 +167,7 @@ def _version(
     wanted = str(request.to_version)
     if str(live.get("VersionId")) == wanted:
         raise GluecatError(f"{request.address} is at version {wanted} already")
-    version = _glue(connection, "rollback").table_version(database, name, wanted)
+    version = connection.versions("rollback").table_version(database, name, wanted)
     if version is None:
         raise GluecatError(f"{request.address} has no version {wanted} (`gluecat history` lists those Glue keeps)")
     data = _version_data(project, connection, database, name, version["Table"])
@@ -185,12 +181,12 @@ def _version(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
             markup=False,
         )
-        _yaml_step(project, request, database, name, data, saved_plan=request.out)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves, saved_plan=request.out)
         return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
         stdout.print(f"{request.address} already means what version {wanted} held: nothing to write.", markup=False)
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
         return ExitCode.OK
     refuse_destruction(plan, request.allow_destroy)
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
@@ -199,7 +195,7 @@ def _version(
     verify_unchanged(connection, plan, creates=False)
     code = apply_and_report(connection, plan)
     if code == 0:
-        _yaml_step(project, request, database, name, data)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
     return code
 
 
@@ -226,11 +222,21 @@ def _model(data: dict[str, Any], name: str) -> Table:
     return table
 
 
+def _yaml_path(project: Project, database: str, name: str) -> Path:
+    return project.root / database / "tables" / f"{name}.yaml"
+
+
 def _yaml_step(
-    project: Project, request: Rollback, database: str, name: str, data: dict[str, Any], saved_plan: Path | None = None
+    project: Project,
+    request: Rollback,
+    database: str,
+    name: str,
+    data: dict[str, Any],
+    evolves: bool,
+    saved_plan: Path | None = None,
 ) -> None:
     """`saved_plan`: the rollback is saved, not applied: the file is ahead of the catalog until it is."""
-    path = project.root / database / "tables" / f"{name}.yaml"
+    path = _yaml_path(project, database, name)
     once = f"once `gluecat apply {shlex.quote(str(saved_plan))}` has run, " if saved_plan else ""
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
@@ -249,6 +255,13 @@ def _yaml_step(
         return
     if not path.exists():
         stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
+        return
+    if not evolves:  # a registration: plans create it when missing and never change it
+        stdout.print(
+            f"{path} still carries the registration as it was; plans leave a registration as it is, so the"
+            " rollback stands: rerun with --write-yaml to record the version in the file.",
+            markup=False,
+        )
         return
     stdout.print(
         f"{path} still describes the table as it was: {once}the next plan would undo the rollback. Rerun with"
@@ -303,7 +316,7 @@ def prune_command(root: Path, keep: int, targets: Targets, auto_approve: bool, e
 
 def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, signals: ExitStack) -> int:
     with connect(project) as connection:
-        _glue(connection, "prune-versions")
+        connection.versions("prune-versions")
         with progress.status(stderr, "reading table versions") as update:
             tables = prune_candidates(project, connection, targets, keep, update)
         if not tables:

@@ -28,7 +28,6 @@ from gluecat.project.root import project_root
 from gluecat.project.targets import Targets
 from gluecat.render import human, markdown
 from gluecat.secrets import redact
-from gluecat.secrets.values import restore_data
 from gluecat.text.plain import counted, counted_phrase
 
 
@@ -107,7 +106,7 @@ def apply_command(
 
 def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
     masked_plan, binding = saved.read(path)
-    plan = restore_data(masked_plan)
+    plan = serialize.with_env_secrets(masked_plan)
     if env and env != plan.env:
         raise GluecatError(f"{path} was planned for environment {plan.env or '(none)'}, not {env}: plan again")
     if targets.texts() and sorted(targets.texts()) != sorted(plan.targets):

@@ -7,6 +7,8 @@ TABLE_INPUT_KEYS = (
     "StorageDescriptor", "PartitionKeys", "ViewOriginalText", "ViewExpandedText", "TableType",
     "Parameters", "TargetTable", "ViewDefinition",
 )  # fmt: skip
+# What a registration carries of a live table: its TableInput without the read-time stamps.
+CARRIED_TABLE_KEYS = tuple(key for key in TABLE_INPUT_KEYS if key not in ("LastAccessTime", "LastAnalyzedTime"))
 DATABASE_INPUT_KEYS = (
     "Name", "Description", "LocationUri", "Parameters", "CreateTableDefaultPermissions",
     "TargetDatabase", "FederatedDatabase",

@@ -85,7 +85,7 @@ def table_history(connection: Connection, database: str, name: str, limit: int, 
     live = connection.catalog.table(database, name)
     if live is None:
         raise GluecatError(f"{database}.{name} is not in the catalog")
-    kept = connection.glue.table_versions(database, name)
+    kept = connection.versions("history").table_versions(database, name)
     current = str(live.get("VersionId"))
     start = (page - 1) * limit
     entries = []

@@ -43,12 +43,12 @@ def prune_candidates(
 ) -> list[TableVersions]:
     """Every targeted table of the project with versions beyond the `keep` newest (and the current)."""
     targets.check({db.name: [t.name for t in db.tables] for db in project.databases})
-    glue = connection.glue
+    catalog, versions = connection.catalog, connection.versions("prune-versions")
     found = []
     for database in project.databases:
         if not targets.touches(database.name):
             continue
-        live = {t["Name"]: t for t in glue.tables(database.name)} if glue.database(database.name) else {}
+        live = {t["Name"]: t for t in catalog.tables(database.name)} if catalog.database(database.name) else {}
         for table in database.tables:
             shape = live.get(table.name)
             if shape is None or not targets.table(database.name, table.name):
@@ -57,7 +57,7 @@ def prune_candidates(
             if current.isdigit() and int(current) <= keep:
                 continue  # ids run 1..current: at most `keep` versions, none to delete
             progress(f"reading the versions of {database.name}.{table.name}")
-            ids = [str(v["VersionId"]) for v in glue.table_versions(database.name, table.name)]
+            ids = [str(v["VersionId"]) for v in versions.table_versions(database.name, table.name)]
             kept = ids[:keep] + ([current] if current in ids[keep:] else [])
             delete = tuple(i for i in ids[keep:] if i != current)
             if delete:
@@ -75,10 +75,11 @@ def prune(connection: Connection, tables: list[TableVersions], stop: Callable[[i
         result.stopped = not stop(count)
         return not result.stopped
 
+    versions = connection.versions("prune-versions")
     for table in tables:
         if result.stopped:
             break
-        for error in connection.glue.delete_table_versions(table.database, table.table, table.delete, heard):
+        for error in versions.delete_table_versions(table.database, table.table, table.delete, heard):
             result.failures.append((table.address, error))
             result.deleted -= 1
     # A stop heard after the last call left nothing undone.

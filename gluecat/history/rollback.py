@@ -3,8 +3,9 @@
 The plan is the project with one table's definition replaced by the version's (read into the same
 model a table file holds): the planner diffs it with the live table, the gate weighs it, apply
 writes it with the live VersionId, so a table someone changed meanwhile is refused, not overwritten.
-An Iceberg table is rolled back by its own snapshots instead: a Glue version would point it at old
-metadata and silently drop every commit since.
+A kind that never evolves (a registration) plans nothing for a table that exists: its version's
+TableInput is written over the live one whole. An Iceberg table is rolled back by its own
+snapshots instead: a Glue version would point it at old metadata and silently drop every commit since.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from typing import Any
 from gluecat.backends.connect import Connection
 from gluecat.changes.model import Action, Change, FieldDiff, Plan
 from gluecat.convert.parameters import is_volatile
-from gluecat.convert.shapes import TABLE_INPUT_KEYS
+from gluecat.convert.shapes import CARRIED_TABLE_KEYS, TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
+from gluecat.history.diff import version_diffs
+from gluecat.kinds.registry import desired_table_input, kind_of
 from gluecat.model.suggest import closest, either
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
@@ -76,10 +79,32 @@ def rollback_plan(
     targets = Targets.parse([address])
     plan = make_plan(with_table(project, database, model), connection, targets, progress)
     live = connection.catalog.table(database, model.name)
-    if version_table is not None and live is not None:
+    if live is not None and not kind_of(model).evolves:
+        carried = desired_table_input(model, project_database(project, database).model)
+        assert carried is not None
+        plan = _written_whole(plan, address, live, carried, kind_of(model).format)
+    elif version_table is not None and live is not None:
         plan = _without_later_fields(plan, address, live, version_table, tuple(project.config.ignore_parameters))
     note = f"rolls {address} back to its Glue version {version_id}"
     return dataclasses.replace(plan, notes=(note, *plan.notes))
+
+
+def _written_whole(plan: Plan, address: str, live: Shape, carried: Shape, kind: str) -> Plan:
+    """The plan with an update writing `carried` (the version's TableInput) over the live table,
+    unless the live table carries exactly that already."""
+    if any(c.kind == "table" and c.address == address for c in plan.changes):
+        return plan
+    held = {key: live[key] for key in CARRIED_TABLE_KEYS if key in live}
+    if held == carried:
+        return plan
+    diffs = version_diffs(held, carried) or [
+        FieldDiff(f"table_input.{key}", held.get(key), carried.get(key))
+        for key in sorted(set(held) | set(carried))
+        if held.get(key) != carried.get(key)
+    ]
+    change = Change(address, "table", Action.UPDATE, address.split(".", 1)[0], live["Name"], copy.deepcopy(carried),
+                    tuple(diffs), live_version=live.get("VersionId"), format=kind)  # fmt: skip
+    return dataclasses.replace(plan, changes=(*plan.changes, change))
 
 
 # Keys a version can lack that a later one added: the plan compares only what a file declares, so a

@@ -89,6 +89,9 @@ class Kind(Protocol[M]):
     format: str  # the `format:` of its YAML files
     model: type[M]
     spark_catalog: str | None  # which of spark-conf's catalogs reads it: iceberg, delta, hive (or none)
+    # False: `changes` plans only a create, never an update, so a rollback writes the version's
+    # TableInput (`table_input`) over the live table itself.
+    evolves: bool
 
     def table_input(self, table: M, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         """What a create sends to Glue (None where the table format's library registers it)."""

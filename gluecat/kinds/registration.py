@@ -23,6 +23,7 @@ class RegistrationKind:
     format = "registration"
     model = RegistrationTable
     spark_catalog: str | None = None  # carried verbatim: its own format decides
+    evolves = False  # created when missing, never changed
 
     def table_input(self, table: RegistrationTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return {**table.table_input, "Name": table.name}

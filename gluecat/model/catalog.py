@@ -150,5 +150,5 @@ class CatalogConfig(Strict):
     docs_url: str | None = Field(
         None,
         description="Where the `gluecat docs` site is published (https://...): markdown plans link each changed table"
-        " to its page",
+        " and database to its page",
     )

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from gluecat.changes.model import Action
 from gluecat.errors import GluecatError
 from gluecat.model.words import a
+from gluecat.plan.desired_shapes import desired_problem
 from gluecat.text.plain import pydantic_plain
 
 Shape = dict[str, Any]
@@ -45,7 +46,7 @@ class _Change(_Strict):
     desired: Shape | None
     diffs: list[_FieldDiff]
     live_version: str | None
-    reason: str | None
+    reason: str
     format: Literal["hive", "iceberg", "delta", "view", "registration"] = "hive"
     findings: list[_Finding] = []
 
@@ -57,10 +58,9 @@ class _Change(_Strict):
             raise ValueError(f"{self.address}: {a(self.kind)} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
             raise ValueError(f"{self.address}: {a(self.action.value)} carries nothing to write")
-        if self.format in ("iceberg", "delta") and self.action is Action.UPDATE:
-            key = "ops" if self.format == "iceberg" else "delta"
-            if not isinstance((self.desired or {}).get(key), list | dict):
-                raise ValueError(f"{self.address}: {a(self.format)} update carries no `{key}`")
+        problem = desired_problem(self.kind, self.format, self.action, self.desired)
+        if problem is not None:
+            raise ValueError(f"{self.address}: {problem}")
         return self
 
 
@@ -75,6 +75,11 @@ class _Update(_Write):
     live: Shape
 
 
+class _Fingerprint(_Strict):
+    values: list[str]
+    fingerprint: str
+
+
 class _Group(_Strict):
     database: str
     table: str
@@ -84,27 +89,62 @@ class _Group(_Strict):
     update: list[_Update]
     delete: list[list[str]]
     follow: list[list[str]] = []
+    live_fingerprints: list[_Fingerprint] = []
 
     @model_validator(mode="after")
     def _values_match_keys(self) -> _Group:
         width = len(self.keys)
         every = [w.values for w in (*self.create, *self.update)] + self.delete + self.follow
+        every += [f.values for f in self.live_fingerprints]
         wrong = next((v for v in every if len(v) != width), None)
         if wrong is not None:
             raise ValueError(f"{self.database}.{self.table}: partition {wrong} does not match keys {self.keys}")
         return self
 
 
+class _Unmanaged(_Strict):
+    databases: list[str] = []
+    tables: list[str] = []
+
+
 class _Plan(_Strict):
     catalog: str
+    env: str | None = None
+    targets: list[str] = []
+    notes: list[str] = []
+    unmanaged: _Unmanaged = _Unmanaged()
     changes: list[_Change]
     partitions: list[_Group]
+
+
+class _Binding(_Strict):
+    root: str
+    catalog: str
+    region: str
+    endpoint: str
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class _Saved(_Strict):
+    binding: _Binding
+    secrets: dict[str, str] = {}
 
 
 def check(data: Any) -> None:
     """Raise one line when `data` is not a plan apply can carry out as written."""
     try:
         _Plan.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {pydantic_plain(first['msg'])}") from None
+
+
+def check_saved(data: Any) -> None:
+    """Raise one line when a saved plan's binding or recorded secrets are not as gluecat writes them."""
+    try:
+        _Saved.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])

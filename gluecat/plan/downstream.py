@@ -6,18 +6,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gluecat.changes.impact import ENGINES, Finding, Impact
-from gluecat.changes.model import Change, Plan
+from gluecat.changes.model import DOWNSTREAM_VIEWS, Change, PartitionChanges, Plan, views_reading
 from gluecat.kinds.base import LiveCatalog
 from gluecat.model.table import as_view
 from gluecat.project.load import Project
 
-RULE = "downstream-views"
-SHOWN = 20  # views named in the finding; the rest are counted
+RULE = DOWNSTREAM_VIEWS
 
 
 def name_downstream_views(plan: Plan, project: Project, live: LiveCatalog) -> Plan:
     at_risk = [c for c in plan.changes if c.kind == "table" and c.impact in (Impact.BREAKING, Impact.DESTRUCTIVE)]
-    if not at_risk or not _any_view(project, live):
+    groups = [p for p in plan.partitions if p.impact in (Impact.BREAKING, Impact.DESTRUCTIVE)]
+    if not (at_risk or groups) or not _any_view(project, live):
         return plan  # before importing the SQL parser: most plans break nothing
     from gluecat.lineage.graph import build_lineage, project_schema, project_views, texts_sql
 
@@ -36,7 +36,16 @@ def name_downstream_views(plan: Plan, project: Project, live: LiveCatalog) -> Pl
                 views += [found] if found else []
     lineage = build_lineage(views, schema)
     changed = {id(c): _with_views(c, lineage.downstream_views(c.address)) for c in at_risk}
-    return replace(plan, changes=tuple(changed.get(id(c), c) for c in plan.changes))
+    moved = {id(p): _group_with_views(p, lineage.downstream_views(f"{p.database}.{p.table}")) for p in groups}
+    return replace(
+        plan,
+        changes=tuple(changed.get(id(c), c) for c in plan.changes),
+        partitions=tuple(moved.get(id(p), p) for p in plan.partitions),
+    )
+
+
+def _group_with_views(group: PartitionChanges, views: tuple[str, ...]) -> PartitionChanges:
+    return replace(group, downstream_views=views) if views else group
 
 
 def _any_view(project: Project, live: LiveCatalog) -> bool:
@@ -47,10 +56,6 @@ def _any_view(project: Project, live: LiveCatalog) -> bool:
 def _with_views(change: Change, views: tuple[str, ...]) -> Change:
     if not views:
         return change
-    named = ", ".join(views[:SHOWN]) + (f" and {len(views) - SHOWN} more" if len(views) > SHOWN else "")
     engines = sorted({e for f in change.findings if f.impact is change.impact for e in f.engines}) or list(ENGINES)
-    message = (
-        f"{len(views)} view{'s' if len(views) > 1 else ''} read{'' if len(views) > 1 else 's'} this table: {named}"
-    )
-    finding = Finding(RULE, change.impact, message, tuple(engines))
+    finding = Finding(RULE, change.impact, views_reading(views), tuple(engines))
     return replace(change, findings=(*change.findings, finding))

@@ -8,14 +8,12 @@ from pathlib import Path
 
 from gluecat.access.plan import plan_access, replaced_grants
 from gluecat.backends.connect import Connection
-from gluecat.backends.glue import Glue
 from gluecat.changes.model import Action, Plan
 from gluecat.errors import SpecError, SpecErrors
 from gluecat.lint.rules import SCHEMA_RULE, Finding, lint
 from gluecat.plan.diff import build_plan, partition_sinks
 from gluecat.plan.downstream import name_downstream_views
 from gluecat.plan.live import read_live
-from gluecat.plan.metastore_types import metastore_note
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.load import Project, declared_by, load_partial
 from gluecat.project.targets import Targets
@@ -76,7 +74,7 @@ def make_plan(project: Project, connection: Connection, targets: Targets, progre
         catalog_changes, warnings = replaced_grants(connection.lakeformation, plan.changes, project, targets)
         plan = replace(plan, changes=(*catalog_changes, *access), notes=(*plan.notes, *warnings))
     plan = replace(plan, env=project.env)
-    refused = metastore_note(plan) if project.config.backend == "hive" else None
+    refused = connection.capabilities.refused_before_apply(plan)
     notes = [note for note in (targets.note(), *plan.notes, refused, *crowded_versions(plan, connection)) if note]
     return replace(plan, notes=tuple(notes))
 
@@ -87,7 +85,7 @@ VERSIONS_WARNING = 90_000  # Glue keeps at most 100,000 versions of a table, the
 def crowded_versions(plan: Plan, connection: Connection) -> list[str]:
     """A warning for each table the plan updates that holds more than 90,000 versions. VersionIds count
     up from 1, so only a table whose current id passes 90,000 is counted (GetTableVersions, in pages)."""
-    if not isinstance(connection.catalog, Glue):
+    if not connection.capabilities.versions:
         return []
     notes = []
     for change in plan.changes:
@@ -96,7 +94,7 @@ def crowded_versions(plan: Plan, connection: Connection) -> list[str]:
             continue
         if not version.isdigit() or int(version) <= VERSIONS_WARNING:
             continue
-        held = len(connection.glue.table_versions(change.database, change.table))
+        held = len(connection.versions("plan").table_versions(change.database, change.table))
         if held > VERSIONS_WARNING:
             notes.append(
                 f"warning: {change.address} holds {held:,} versions and Glue refuses updates at 100,000:"

@@ -123,12 +123,18 @@ def read(path: Path) -> tuple[Plan, Binding]:
             f" exactly as reviewed: make it again with"
             f" `gluecat plan {_project_named(document)} --out {shlex.quote(str(path))}`"
         )
-    _check_secrets(path, document.pop("secrets", {}))
+    from gluecat.plan import document as shapes  # the saved plan's schema loads only to read one
+
     try:
-        binding = Binding(**document.pop("binding"))
-    except TypeError as exc:
-        raise GluecatError(f"{path}: its binding is not one gluecat writes ({exc}): make the plan again") from exc
-    return serialize.from_json(document), binding
+        shapes.check_saved(document)
+    except GluecatError as exc:
+        raise GluecatError(f"{path}: {exc}") from None
+    _check_secrets(path, document.pop("secrets", {}))
+    binding = Binding(**document.pop("binding"))
+    try:
+        return serialize.from_json(document), binding
+    except GluecatError as exc:
+        raise GluecatError(f"{path}: {exc}") from None
 
 
 def _project_named(document: dict[str, Any]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from gluecat.changes.impact import ENGINES, Finding, Impact
@@ -17,7 +18,7 @@ from gluecat.changes.model import (
 )
 from gluecat.errors import GluecatError
 from gluecat.secrets import redact
-from gluecat.secrets.values import PLACEHOLDER, mask_data
+from gluecat.secrets.values import PLACEHOLDER, mask_data, restore_data
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
@@ -66,6 +67,7 @@ def to_json(plan: Plan) -> dict[str, Any]:
                 "impact": p.impact.value,
                 "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in p.findings],
                 "left_alone": p.left_alone,
+                "downstream_views": list(p.downstream_views),
             }
             for p in plan.partitions
         ],
@@ -117,6 +119,7 @@ def from_json(data: dict[str, Any]) -> Plan:
                 deletes=tuple(tuple(v) for v in p["delete"]),
                 live_fingerprints=tuple((tuple(g["values"]), g["fingerprint"]) for g in p["live_fingerprints"]),
                 follows=tuple(tuple(v) for v in p.get("follow", [])),
+                downstream_views=tuple(p.get("downstream_views", [])),
             )
             for p in data["partitions"]
         )
@@ -155,7 +158,44 @@ def masked(plan: Plan) -> Plan:
 def without_env_secrets(plan: Plan) -> Plan:
     """`plan` as it may be printed or saved: every `${env.NAME}` value is `(sensitive:NAME)`, and so is
     the old value it replaces (apply reads the values from the environment again)."""
-    return hide_replaced(mask_data(plan))
+    return hide_replaced(on_values(plan, mask_data))
+
+
+def with_env_secrets(plan: Plan) -> Plan:
+    """A saved plan's values put back from the environment, in exactly the fields masking walked."""
+    return on_values(plan, restore_data)
+
+
+def on_values(plan: Plan, each: Callable[[Any], Any]) -> Plan:
+    """`each` (masking, restoring) applied to what the plan writes and says about values, never to its
+    own words: kinds, actions, formats, rules, addresses and versions are how a saved plan is read
+    before anything is restored, so a secret whose text is part of one (`able` in `table`) must leave
+    them as they are, and a placeholder planted in a name is never restored."""
+    changes = tuple(
+        dataclasses.replace(
+            c,
+            desired=each(c.desired),
+            diffs=each(c.diffs),
+            reason=each(c.reason),
+            allow_breaking=each(c.allow_breaking),
+            findings=tuple(dataclasses.replace(f, message=each(f.message)) for f in c.findings),
+        )
+        for c in plan.changes
+    )
+    partitions = tuple(
+        dataclasses.replace(
+            p,
+            storage=each(p.storage),
+            creates=each(p.creates),
+            updates=each(p.updates),
+            deletes=each(p.deletes),
+            live_fingerprints=each(p.live_fingerprints),
+            follows=each(p.follows),
+            left_alone_first=each(p.left_alone_first),
+        )
+        for p in plan.partitions
+    )
+    return dataclasses.replace(plan, changes=changes, partitions=partitions, notes=each(plan.notes))
 
 
 def hide_replaced(plan: Plan) -> Plan:

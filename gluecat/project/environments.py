@@ -9,14 +9,13 @@ from typing import Any
 
 from gluecat.errors import GluecatError, SpecError
 from gluecat.model import CatalogConfig
+from gluecat.model.catalog import Environment
 from gluecat.model.suggest import closest, either
 from gluecat.project.source import SourceFile
 
 ENV_VARIABLE = "GLUECAT_ENV"
-CONNECTION_KEYS = (
-    "region", "catalog_id", "endpoint_url", "profile", "role_arn", "external_id", "warehouse", "sandbox",
-    "backend", "metastore_uri", "metastore_version", "rest_uri", "rest_warehouse", "rest_auth",
-)  # fmt: skip
+# What an environment may override: every key it declares but its vars (each backend's settings too).
+CONNECTION_KEYS = tuple(key for key in Environment.model_fields if key != "vars")
 
 
 @dataclass(frozen=True)

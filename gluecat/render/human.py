@@ -39,6 +39,16 @@ IMPACT_COLOURS = {
 
 
 def render(plan: Plan, console: Console, destroy_allowed: bool = False) -> None:
+    # Lines are never wrapped by the renderer: a long live value wrapped at a space could start a line
+    # with text of its own choosing ("Plan: 0 to create, ...") and pass for gluecat's.
+    wraps, console.soft_wrap = console.soft_wrap, True
+    try:
+        _render(plan, console, destroy_allowed)
+    finally:
+        console.soft_wrap = wraps
+
+
+def _render(plan: Plan, console: Console, destroy_allowed: bool) -> None:
     for note in plan.notes:
         console.print(f"[dim]note: {escape(note)}[/]")
     if not plan.has_changes:

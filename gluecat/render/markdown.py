@@ -92,10 +92,11 @@ def _section_head(section: Section) -> list[str]:
 
 
 def _address(change: Change, docs: str | None) -> str:
-    """The address, linked to the table's page of the documentation site when there is one."""
-    if docs is None or change.kind != "table" or change.table is None:
+    """The address, linked to the table's or database's page of the documentation site when there is one."""
+    if docs is None or change.kind not in ("table", "database"):
         return markdown_code(change.address)
-    return f"[{markdown_code(change.address)}]({docs}/index.html#/t/{quote(change.address, safe='')})"
+    page = "t" if change.kind == "table" else "db"
+    return f"[{markdown_code(change.address)}]({docs}/index.html#/{page}/{quote(change.address, safe='')})"
 
 
 def _row(change: Change, detailed: bool, docs: str | None = None) -> str:

@@ -65,10 +65,11 @@ class IamGate:
         credential = _credential(environ)
         if credential is None:  # the sandbox's own hooks, and unsigned requests
             return self.app(environ, start_response)
-        with self._lock:
-            if self.made < self.free_calls:
-                self.made += 1
-                return self.app(environ, start_response)
+        with self._lock:  # counted under the lock, answered outside it: calls go on side by side
+            free = self.made < self.free_calls
+            self.made += free
+        if free:
+            return self.app(environ, start_response)
         access_key, region, service = credential
         action = f"{service}:{_operation(environ, service)}"
         refusal = _refusal(access_key, region, action)

@@ -21,6 +21,7 @@ import sys
 import threading
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -198,17 +199,19 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
     from gluecat.sandbox import persist
     from gluecat.sandbox.http_handler import KeepAliveHandler
     from gluecat.sandbox.partition_indexes import BACKFILL_SECONDS, PartitionIndexStore
+    from gluecat.sandbox.snapshot import STATE_FILE
     from gluecat.sandbox.tracking import Tracking
 
     fast_partitions.install()
     indexes = PartitionIndexStore(BACKFILL_SECONDS)
     optimizers = table_optimizers.OptimizerStore()
     if state is not None:
-        try:
-            persist.restore(state, region, indexes)
-            table_optimizers.restore(optimizers, state)
-        except Exception as exc:  # a damaged state.json: moto refuses its entries in its own ways
-            _announce(f"ERROR {_unreadable_state(state, exc)}")
+        snapshot_file = state / STATE_FILE  # else the layout before it: the directory is named
+        restores = (
+            (snapshot_file if snapshot_file.exists() else state, lambda: persist.restore(state, region, indexes)),
+            (state / table_optimizers.STATE_FILE, lambda: table_optimizers.restore(optimizers, state)),
+        )
+        if not _restored(restores):
             return
     lake: lakeformation.LocalLakeFormation  # made below, once Tracking is; saved beside the Glue state
     save_state = (lambda: _save_all(state, indexes, lake, optimizers)) if state is not None else None
@@ -223,7 +226,9 @@ def serve(options: StrictOptions, port: int, state: Path | None, region: str) ->
         on_write=tracking.note_write,
     )
     if state is not None:
-        lakeformation.restore(lake, state)
+        restore_access = (state / lakeformation.STATE_FILE, lambda: lakeformation.restore(lake, state))
+        if not _restored((restore_access,)):
+            return
     # IAM actions, checked on each request as the client sent it (gluecat/sandbox/iam.py).
     strict = iam.IamGate(lake, free_calls=iam.take_over_moto_setting())
     collector.freeze_what_survives()
@@ -270,11 +275,22 @@ def _save_all(
     table_optimizers.save(optimizers, state)
 
 
-def _unreadable_state(state: Path, exc: Exception) -> str:
+def _restored(restores: tuple[tuple[Path, Callable[[], None]], ...]) -> bool:
+    """Each file of the state restored; a damaged one is the one line the command prints, naming it."""
+    for path, restore in restores:
+        try:
+            restore()
+        except Exception as exc:  # a damaged file: moto and the local layers refuse its entries in their own ways
+            _announce(f"ERROR {_unreadable_state(path, exc)}")
+            return False
+    return True
+
+
+def _unreadable_state(path: Path, exc: Exception) -> str:
     reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
     return (
-        f"cannot restore the sandbox state from {state} ({reason}): "
-        f"move it aside (or delete it to start over with an empty sandbox)"
+        f"cannot restore the sandbox state from {path} ({reason}): "
+        f"move it aside (or delete it to start over without what it held)"
     )
 
 

@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from gluecat.errors import GluecatError
+
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 SAVE_PATH = "/_sandbox/save"
 _READ_PREFIXES = ("Get", "BatchGet", "Search", "List")
@@ -71,14 +73,14 @@ class Tracking:
         """The last save as the server stops: why it failed, unless a command was told already."""
         try:
             self.save()
-        except OSError as exc:
+        except (OSError, GluecatError) as exc:
             return None if self._failed_writes == self.writes else str(exc)
         return None
 
     def _save(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
         try:
             answer: dict[str, Any] = {"saved": self.save()}
-        except OSError as exc:  # a full disk, a read-only directory: the command says so
+        except (OSError, GluecatError) as exc:  # a full disk, a read-only directory, a link refused: one line
             self._failed_writes = self.writes
             answer = {"saved": False, "error": str(exc)}
         start_response("200 OK", [("Content-Type", "application/json")])

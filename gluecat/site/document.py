@@ -15,10 +15,13 @@ from gluecat.model.partitions import PartitionEntry
 from gluecat.model.table import Column, as_view, columns_of, declared_location
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.secrets.redact import mask_any
+from gluecat.site.access import Held, add_live_grants, database_grants, declared_grants, effective_tags, readers
+from gluecat.site.settings import optimizers_of, owner_of
 
 FORMAT_VERSION = 1
 # Shown in their own sections (or not at all), not among a table's other settings.
 _OWN_SECTIONS = {"name", "description", "format", "columns", "partition_keys", "partitions", "location", "sql"}
+_OWN_SECTIONS |= {"grants", "optimizers"}
 
 
 @dataclass(frozen=True)
@@ -28,20 +31,26 @@ class LiveFacts:
     objects: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     unmanaged_databases: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     unmanaged_tables: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # address -> page
+    grants: list[dict[str, Any]] | None = None  # Lake Formation's ListPermissions entries (None: no Lake Formation)
 
 
 def build_document(project: Project, lineage: Lineage, live: LiveFacts | None = None) -> dict[str, Any]:
     facts = live or LiveFacts()
-    databases = [_database(project, db, lineage, facts) for db in project.databases]
+    held = declared_grants(project)
+    add_live_grants(held, facts.grants or [])
+    databases = [_database(project, db, lineage, facts, held) for db in project.databases]
     declared = {db.name for db in project.databases}
     for name, shape in sorted(facts.unmanaged_databases.items()):
         if name not in declared:
-            databases.append({"name": name, "unmanaged": True, **shape, "tables": []})
+            access = database_grants(held, name, {})
+            databases.append({"name": name, "unmanaged": True, **shape, "access": access, "tables": []})
     by_name = {db["name"]: db for db in databases}
     for address, page in sorted(facts.unmanaged_tables.items()):
         db_name = address.partition(".")[0]
         if db_name in by_name:
-            by_name[db_name]["tables"].append({**page, "lineage": _lineage(address, lineage)})
+            names = [c["name"] for c in page["columns"]]
+            access = readers(held, db_name, page["name"], names, {}, {})
+            by_name[db_name]["tables"].append({**page, "access": access, "lineage": _lineage(address, lineage)})
     config = project.config
     return {
         "format_version": FORMAT_VERSION,
@@ -56,6 +65,7 @@ def build_document(project: Project, lineage: Lineage, live: LiveFacts | None = 
                 "lf_tags": config.lf_tags,
                 "tag_grants": [g.model_dump(mode="json", exclude_none=True) for g in config.tag_grants or []],
                 "live": live is not None,
+                "live_grants": facts.grants is not None,
             }
         ),
         "databases": databases,
@@ -70,24 +80,31 @@ def _relative(project: Project, path: Path) -> str:
         return path.as_posix()
 
 
-def _database(project: Project, db: LoadedDatabase, lineage: Lineage, facts: LiveFacts) -> dict[str, Any]:
+def _database(project: Project, db: LoadedDatabase, lineage: Lineage, facts: LiveFacts, held: Held) -> dict[str, Any]:
     model = db.model
     return {
         "name": db.name,
         "description": model.description,
+        "owner": owner_of(model.model_dump(mode="json")),
         "location": model.location,
         "file": _relative(project, db.source.path),
-        "details": mask_any(model.model_dump(mode="json", exclude_none=True, exclude={"name", "description"})),
+        "details": mask_any(
+            model.model_dump(mode="json", exclude_none=True, exclude={"name", "description", "grants"})
+        ),
+        "access": database_grants(held, db.name, model.lf_tags or {}),
         "live": facts.objects.get(db.name),
-        "tables": [_table(project, db, table, lineage, facts) for table in db.tables],
+        "tables": [_table(project, db, table, lineage, facts, held) for table in db.tables],
     }
 
 
 def _table(
-    project: Project, db: LoadedDatabase, table: LoadedTable, lineage: Lineage, facts: LiveFacts
+    project: Project, db: LoadedDatabase, table: LoadedTable, lineage: Lineage, facts: LiveFacts, held: Held
 ) -> dict[str, Any]:
     model = table.model
     address = f"{db.name}.{table.name}"
+    columns = [*columns_of(model), *getattr(model, "partition_keys", [])]
+    tags = effective_tags(db.model.lf_tags, model.lf_tags)
+    column_tags = {c.name: c.lf_tags for c in columns if c.lf_tags}
     dumped = model.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
     page: dict[str, Any] = {
         "id": address,
@@ -100,6 +117,9 @@ def _table(
         "columns": [_column(c) for c in columns_of(model)],
         "partition_keys": [_column(c) for c in getattr(model, "partition_keys", [])],
         "partitions": _partitions(model),
+        "owner": owner_of(dumped),
+        "optimizers": optimizers_of(model),
+        "access": readers(held, db.name, table.name, [c.name for c in columns], tags, column_tags),
         "details": mask_any({k: v for k, v in dumped.items() if k not in _OWN_SECTIONS}),
         "live": facts.objects.get(address),
         "lineage": _lineage(address, lineage),

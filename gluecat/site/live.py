@@ -1,5 +1,6 @@
 """What `docs --live` adds from the live catalog, through the backend's paged reads (GetDatabases,
-GetTables per database, and GetPartitions without column lists for partitioned tables)."""
+GetTables per database, and GetPartitions without column lists for partitioned tables), the tables'
+history (gluecat.site.history) and Lake Formation's grants (ListPermissions)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from gluecat.lineage.graph import ViewSql, texts_sql
 from gluecat.project.load import Project
 from gluecat.secrets.redact import mask_any
 from gluecat.site.document import LiveFacts
+from gluecat.site.history import keeps_versions, metadata_location, snapshots, versions
 
 READ_WORKERS = 8
 _WHEN = ("CreateTime", "UpdateTime")
@@ -30,6 +32,13 @@ def read_facts(project: Project, connection: Connection) -> tuple[LiveFacts, lis
             pool.map(lambda pair: _count_partitions(connection, pair[0], pair[1]["Name"]), partitioned),
             strict=True,
         ))  # fmt: skip
+        every = [(db, t["Name"]) for db in names for t in tables[db]]
+        kept = pool.map(lambda pair: versions(connection, *pair), every) if keeps_versions(connection) else None
+        history = dict(zip(every, kept, strict=True)) if kept is not None else {}
+        iceberg = [((db, t["Name"]), metadata_location(t)) for db in names for t in tables[db]]
+        iceberg = [(key, location) for key, location in iceberg if location]
+        read = pool.map(lambda item: snapshots(connection, item[1]), iceberg)
+        snapshotted = dict(zip([key for key, _ in iceberg], read, strict=True))
     objects: dict[str, dict[str, Any]] = {}
     unmanaged_databases: dict[str, dict[str, Any]] = {}
     unmanaged_tables: dict[str, dict[str, Any]] = {}
@@ -42,7 +51,12 @@ def read_facts(project: Project, connection: Connection) -> tuple[LiveFacts, lis
             unmanaged_databases[name] = {"description": shape.get("Description"), "location": shape.get("LocationUri")}
         for table in tables[name]:
             address = f"{name}.{table['Name']}"
-            facts = _facts(table, counts.get((name, table["Name"])))
+            key = (name, table["Name"])
+            facts = _facts(table, counts.get(key))
+            if key in history:
+                facts["Versions"] = history[key]
+            if key in snapshotted:
+                facts["Snapshots"] = snapshotted[key]
             if table["Name"] in declared.get(name, ()):
                 objects[address] = facts
                 continue
@@ -50,7 +64,9 @@ def read_facts(project: Project, connection: Connection) -> tuple[LiveFacts, lis
             if table.get("TableType") == "VIRTUAL_VIEW":
                 found = texts_sql(address, name, table.get("ViewOriginalText"), table.get("ViewExpandedText"))
                 views += [found] if found else []
-    return LiveFacts(objects, unmanaged_databases, unmanaged_tables), views
+    lakeformation = connection.lakeformation
+    grants = lakeformation.permissions() if lakeformation is not None else None
+    return LiveFacts(objects, unmanaged_databases, unmanaged_tables, grants), views
 
 
 def _count_partitions(connection: Connection, database: str, table: str) -> int:

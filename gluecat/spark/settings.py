@@ -105,7 +105,7 @@ def spark_settings(
         del conf["spark.jars.packages"]
     name = config.spark.catalog_name
     warehouse = config.warehouse or _first_location(project)
-    metastore = config.metastore_uri if config.backend == "hive" else None
+    metastore = config.metastore_uri if capabilities(config.backend).engine_catalog == "hive" else None
     if "iceberg" in present:
         conf.update(_iceberg(name, warehouse, config.region, config.catalog_id, endpoint, metastore))
     if "delta" in present:

@@ -91,3 +91,32 @@ def test_a_views_lineage_shows_its_upstream_tables_and_column_sources(browser: B
     assert [a.text for a in browser.driver.find_elements(By.CSS_SELECTOR, "#downstream a")] == ["sales.order_facts"]
     _only_local(browser.requests(), site)
     assert browser.console() == []
+
+
+def test_a_tables_page_says_who_can_read_what(browser: Browser, tmp_path: Path) -> None:
+    from tests.integration.test_lakeformation import ANALYST, ETL, _project
+
+    class _Nowhere:
+        endpoint_url = "http://127.0.0.1:9"  # the files alone: the site is built without a catalog
+
+    root = _project(tmp_path / "cat", _Nowhere())  # type: ignore[arg-type]
+    site = tmp_path / "site"
+    assert gluecat("docs", str(root), "--out", str(site)).exit_code == 0
+    _open(browser, site, "#/t/sales.customers", "Access")
+    rows = [
+        [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in browser.driver.find_elements(By.CSS_SELECTOR, "#access tr")[1:]
+    ]
+    assert [ETL, "reads all columns", "ALL (may grant ALL)", "grant", "declared"] in rows
+    assert [ANALYST, "reads columns customer_id", "SELECT", "grant", "declared"] in rows
+    tagged = next(row for row in rows if row[3].startswith("LF-tags"))
+    assert tagged[:2] == [ANALYST, "reads columns customer_id"] and "tier=gold" in tagged[3]
+    browser.screenshot("access")
+    _open(browser, site, "#/db/sales", "Access to the database")
+    rows = [
+        [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in browser.driver.find_elements(By.CSS_SELECTOR, "#database-access tr")[1:]
+    ]
+    assert rows == [[ETL, "CREATE_TABLE, DESCRIBE (may grant DESCRIBE)", "grant", "declared"]]
+    _only_local(browser.requests(), site)
+    assert browser.console() == []

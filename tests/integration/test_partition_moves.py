@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gluecat.plan.serialize import from_json
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import gluecat, write_project
 
@@ -81,3 +82,24 @@ def test_a_partition_removed_with_prune_off_is_mentioned(tmp_path: Path, server:
     data = json.loads(gluecat("plan", str(root), "--format", "json").stdout)
     assert data["partitions"][0]["left_alone"] == 2
     assert len(raw_glue.get_partitions(DatabaseName="lake", TableName="events")["Partitions"]) == 3
+
+
+def test_a_moved_partition_names_the_views_downstream(tmp_path: Path, server: LocalGlue) -> None:
+    view = "format: view\ndialect: athena\nsql: SELECT id FROM events\ncolumns: [{name: id, type: bigint}]\n"
+    root = _project(tmp_path, server.endpoint_url, _entries(DAYS))
+    (root / "lake" / "tables" / "recent.yaml").write_text(view)
+    assert gluecat("apply", str(root), "--auto-approve").exit_code == 0
+    _project(tmp_path, server.endpoint_url, _entries(DAYS, moved="2024-01-02"))
+    human = gluecat("plan", str(root))
+    assert "downstream-views" in human.stdout and "1 view reads this table: lake.recent" in human.stdout
+    data = json.loads(gluecat("plan", str(root), "--format", "json").stdout)
+    (group,) = data["partitions"]
+    assert [f["rule"] for f in group["findings"]] == ["location-change", "downstream-views"]
+    assert group["downstream_views"] == ["lake.recent"]
+    (loaded,) = from_json(data).partitions  # a saved plan keeps the finding
+    assert loaded.findings[-1].message == "1 view reads this table: lake.recent"
+    markdown = gluecat("plan", str(root), "--format", "markdown").stdout
+    assert "`downstream-views`: 1 view reads this table: lake.recent" in markdown
+    new_only = _entries([*DAYS, "2024-01-04"])
+    _project(tmp_path, server.endpoint_url, new_only)
+    assert "downstream-views" not in gluecat("plan", str(root)).stdout

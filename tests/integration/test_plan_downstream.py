@@ -81,11 +81,11 @@ def test_a_safe_change_names_no_views(tmp_path: Path, server: LocalGlue) -> None
     assert [f for f in _findings(plan, "sales.orders") if f["rule"] == "downstream-views"] == []
 
 
-def test_markdown_links_each_changed_table_to_its_docs_page(tmp_path: Path, server: LocalGlue) -> None:
+def test_markdown_links_each_changed_table_and_database_to_its_docs_page(tmp_path: Path, server: LocalGlue) -> None:
     root = _project(tmp_path / "cat", server.endpoint_url, "amount", "docs_url: https://data.example.com/catalog/\n")
     text = gluecat("plan", str(root), "--format", "markdown").stdout
     assert "[`sales.orders`](https://data.example.com/catalog/index.html#/t/sales.orders)" in text
     assert "[`sales.facts`](https://data.example.com/catalog/index.html#/t/sales.facts)" in text
-    assert "| `sales` |" in text  # a database has no page of its own to link
+    assert "| [`sales`](https://data.example.com/catalog/index.html#/db/sales) |" in text
     plain = gluecat("plan", str(_project(tmp_path / "plain", server.endpoint_url, "amount")), "--format", "markdown")
     assert "](" not in plain.stdout

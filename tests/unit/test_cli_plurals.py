@@ -112,7 +112,7 @@ def test_pydantic_s_wording_does_not_reach_the_user(tmp_path: Path) -> None:
 
 def test_a_tampered_plan_is_refused_in_gluecat_s_words() -> None:
     change = {"address": "sales.orders", "kind": "index", "action": "create", "database": "sales", "table": None}
-    change |= {"desired": {}, "diffs": [], "live_version": None, "reason": None}
+    change |= {"desired": {}, "diffs": [], "live_version": None, "reason": ""}
     data = {"catalog": "c", "changes": [change], "partitions": []}
 
     with pytest.raises(GluecatError) as refused:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,10 @@ from gluecat.project.gcpause import paused_gc
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_no_collection_inside_and_what_was_built_is_out_of_the_collectors_sight_after() -> None:
+def test_no_collection_inside_and_what_was_built_is_out_of_the_collectors_sight_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(gcpause._loading, "command", True)  # run as a command, as gluecat's entry points mark it
     assert gc.isenabled()
     with paused_gc():
         assert not gc.isenabled()
@@ -26,6 +30,19 @@ def test_no_collection_inside_and_what_was_built_is_out_of_the_collectors_sight_
     tracked = {id(o) for generation in range(3) for o in gc.get_objects(generation)}
     assert not any(id(partition) in tracked for partition in built)
     assert gc.get_freeze_count() >= len(built)
+
+
+def test_imported_as_a_library_nothing_is_frozen_and_cycles_made_inside_are_collected() -> None:
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    frozen = gc.get_freeze_count()
+    with paused_gc():
+        made = [weakref.ref(Node()) for _ in range(1000)]  # garbage cycles, as an exception's traceback makes
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    gc.collect()
+    assert all(ref() is None for ref in made)
 
 
 def test_a_disabled_collector_stays_disabled() -> None:

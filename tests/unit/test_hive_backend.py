@@ -18,10 +18,10 @@ from gluecat.backends.hive_shapes import (
     table_from_hive,
     table_to_hive,
 )
+from gluecat.backends.metastore_types import compatible
 from gluecat.cli import app
 from gluecat.kinds.registry import desired_table_input
 from gluecat.model import Database, HiveTable
-from gluecat.plan.metastore_types import compatible
 from tests.unit.test_validate import make_project
 
 DATABASE = Database(name="sales", location="s3://lake/sales/")

@@ -30,6 +30,7 @@ class DeltaKind:
     format = "delta"
     model = DeltaTable
     spark_catalog: str | None = "delta"
+    evolves = True
 
     def table_input(self, table: DeltaTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         assert table.location is not None  # lint requires it

@@ -24,6 +24,7 @@ class HiveKind:
     format = "hive"
     model = HiveTable
     spark_catalog: str | None = "hive"
+    evolves = True
 
     def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         return hive_table_input(table, database, ignore)

@@ -42,6 +42,7 @@ class IcebergKind:
     format = "iceberg"
     model = IcebergTable
     spark_catalog: str | None = "iceberg"
+    evolves = True
 
     def table_input(self, table: IcebergTable, database: Database, ignore: tuple[str, ...]) -> Shape | None:
         return None  # pyiceberg registers the table from its metadata

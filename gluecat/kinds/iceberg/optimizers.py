@@ -82,10 +82,12 @@ def configuration(declared: Optimizers, kind: OptimizerType) -> Shape:
 
 
 def meaning(shape: Mapping[str, Any], kind: str, table_location: str | None) -> dict[str, Any]:
-    """One optimizer's configuration as YAML names, Glue's defaults filled in."""
+    """One optimizer's configuration as YAML names, Glue's defaults filled in. An optimizer Glue holds
+    without `enabled` is not enabled (an unset boolean of the API): import writes `enabled: false`
+    for it, and a plan compares it with a file's `enabled` as false, so either re-plans clean."""
     iceberg = (shape.get(SECTIONS[kind]) or {}).get("icebergConfiguration") or {}
     meant: dict[str, Any] = {
-        "enabled": shape.get("enabled"),
+        "enabled": shape.get("enabled") is True,
         "role_arn": shape.get("roleArn"),
         "vpc_connection": (shape.get("vpcConfiguration") or {}).get("glueConnectionName"),
     }

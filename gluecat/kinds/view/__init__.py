@@ -40,6 +40,7 @@ class ViewKind:
     format = "view"
     model = ViewTable
     spark_catalog: str | None = "hive"  # Spark reads views through its Hive catalog
+    evolves = True
 
     def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
         shape: Shape = dict(view_table_input(table, database.name))

@@ -105,21 +105,50 @@ const GLUECAT = (() => {
       grants.map((g) => h("tr", null, h("td", null, g.principal), h("td", null, (g.permissions || []).join(", ")), h("td", null, pretty(g.expression || g)))));
   }
 
-  function database(name) {
+  const PAGE_ROWS = 100; // a database's tables are drawn a page at a time: 1,000 rows would slow the page
+  function database(name, pageNo) {
     const db = catalog.databases.find((d) => d.name === name);
     if (!db) return notFound(name);
-    const rows = db.tables.map(([table, , kind, description, columns, unmanaged]) =>
+    const pagesOf = Math.max(1, Math.ceil(db.tables.length / PAGE_ROWS));
+    const page = Math.min(Math.max(1, pageNo || 1), pagesOf);
+    const first = (page - 1) * PAGE_ROWS;
+    const rows = db.tables.slice(first, first + PAGE_ROWS).map(([table, , kind, description, columns, unmanaged]) =>
       h("tr", null, h("td", null, h("a", { href: tableHref(`${db.name}.${table}`) }, table), badge(kind, unmanaged)),
         h("td", null, columns), h("td", null, description)),
     );
+    const pageLink = (n, label) => n >= 1 && n <= pagesOf && n !== page ? h("a", { href: `${dbHref(db.name)}/${n}` }, label) : h("span", { class: "muted" }, label);
+    const pager = pagesOf > 1 ? h("p", { class: "pager" }, pageLink(page - 1, "‹ Previous"), ` Rows ${(first + 1).toLocaleString("en")}–${Math.min(first + PAGE_ROWS, db.tables.length).toLocaleString("en")} of ${db.tables.length.toLocaleString("en")} (page ${page} of ${pagesOf}) `, pageLink(page + 1, "Next ›")) : null;
     main(
       h("h1", null, db.name, db.unmanaged ? badge("database", true)[1] : null),
       h("p", null, db.description || ""),
-      definitionList([["Location", db.location], ["File", db.file ? h("code", null, db.file) : null]]),
-      details(db.details), live(db.live),
+      definitionList([["Owner", db.owner], ["Location", db.location], ["File", db.file ? h("code", null, db.file) : null]]),
+      databaseAccess(db.access), details(db.details), live(db.live),
       h("h2", null, `Tables and views (${db.tables.length})`),
-      h("table", null, h("tr", null, h("th", null, "Name"), h("th", null, "Columns"), h("th", null, "Description")), rows),
+      pager,
+      h("table", { id: "tables" }, h("tr", null, h("th", null, "Name"), h("th", null, "Columns"), h("th", null, "Description")), rows),
+      pager ? pager.cloneNode(true) : null,
     );
+  }
+
+  // Grants on the database itself: what principals may do with it (none of it reads a table's rows).
+  function databaseAccess(grants) {
+    if (!grants || !grants.length) return null;
+    return [h("h2", null, "Access to the database"), h("table", { id: "database-access" },
+      h("tr", null, h("th", null, "Principal"), h("th", null, "Permissions"), h("th", null, "Through"), h("th", null, "Source")),
+      grants.map((g) => h("tr", null, h("td", null, h("code", null, g.principal)),
+        h("td", null, g.permissions.join(", "), g.grantable.length ? h("span", { class: "muted" }, ` (may grant ${g.grantable.join(", ")})`) : null),
+        h("td", null, g.through), h("td", null, g.source.join(", ")))))];
+  }
+
+  function optimizersSection(list) {
+    if (!list || !list.length) return null;
+    const words = (key) => key.replace(/_/g, " ");
+    return [h("h2", null, "Optimizers"), h("table", { id: "optimizers" },
+      h("tr", null, h("th", null, "Optimizer"), h("th", null, "Runs"), h("th", null, "Settings"), h("th", null, "Role")),
+      list.map((o) => h("tr", null, h("td", null, words(o.type)),
+        h("td", null, o.enabled ? "yes" : "no (kept, not run)"),
+        h("td", null, Object.keys(o.settings).length ? Object.entries(o.settings).map(([k, v]) => `${words(k)}: ${v}`).join("; ") : h("span", { class: "muted" }, "Glue's defaults")),
+        h("td", null, h("code", null, o.role), o.vpc_connection ? ` via ${o.vpc_connection}` : null))))];
   }
 
   function columnsTable(columns, feeds, reads, partitionKeys) {
@@ -191,7 +220,26 @@ const GLUECAT = (() => {
   }
   function live(values) {
     if (!values) return null;
-    return [h("h2", null, "Live catalog"), definitionList(Object.entries(values).map(([k, v]) => [k, pretty(v)]))];
+    const { Versions: versions, Snapshots: snapshots, ...rest } = values;
+    return [h("h2", null, "Live catalog"), definitionList(Object.entries(rest).map(([k, v]) => [k, pretty(v)])),
+      versionsSection(versions), snapshotsSection(snapshots)];
+  }
+  function versionsSection(v) {
+    if (!v) return null;
+    return [h("h2", null, "Versions"), h("p", { id: "versions" }, `${v.count.toLocaleString("en")} version${v.count === 1 ? "" : "s"} kept`,
+      v.count > v.latest.length ? `; the latest ${v.latest.length}:` : ":"),
+      h("table", { id: "versions-latest" }, h("tr", null, h("th", null, "Version"), h("th", null, "Time")),
+        v.latest.map((x) => h("tr", null, h("td", null, x.version), h("td", null, x.time || ""))))];
+  }
+  function snapshotsSection(s) {
+    if (!s) return null;
+    if (s.error) return [h("h2", null, "Snapshots"), h("p", { class: "unresolved" }, s.error)];
+    const c = s.current || {};
+    return [h("h2", null, "Snapshots"),
+      h("div", { id: "snapshots" }, definitionList([["Snapshots", s.count.toLocaleString("en")], ["Current snapshot", c.id || "none"],
+        ["Time", c.time], ["Operation", c.operation], ["Records added", c.added_records], ["Records in total", c.total_records]])),
+      s.latest.length > 1 ? h("table", null, h("tr", null, h("th", null, "Snapshot"), h("th", null, "Time"), h("th", null, "Operation")),
+        s.latest.map((x) => h("tr", null, h("td", null, x.id), h("td", null, x.time), h("td", null, x.operation || "")))) : null];
   }
   function partitions(p) {
     if (!p) return null;
@@ -201,14 +249,31 @@ const GLUECAT = (() => {
         ["Projection", p.projection ? pretty(p.projection) : null]])];
   }
 
+  // Who can read what: each principal, what it holds, on which columns, and through which grant.
+  function accessSection(t) {
+    const grants = t.access || [];
+    const live = catalog.catalog.live_grants;
+    const from = live ? "the project files and Lake Formation" : "the project files";
+    if (!grants.length) return [h("h2", null, "Access"), h("p", { class: "muted", id: "access" }, `No Lake Formation grants on this table in ${from}.`)];
+    const on = (g) => g.columns ? `columns ${g.columns.join(", ")}` : g.excluded_columns ? `all columns but ${g.excluded_columns.join(", ")}` : "all columns";
+    const rows = grants.map((g) => h("tr", null,
+      h("td", null, h("code", null, g.principal)),
+      h("td", null, g.reads ? h("strong", null, "reads") : h("span", { class: "muted" }, "does not read"), " ", on(g)),
+      h("td", null, g.permissions.join(", "), g.grantable.length ? h("span", { class: "muted" }, ` (may grant ${g.grantable.join(", ")})`) : null),
+      h("td", null, g.through),
+      h("td", null, g.source.join(", "))));
+    return [h("h2", null, "Access"),
+      h("table", { id: "access" }, h("tr", null, h("th", null, "Principal"), h("th", null, "Reads"), h("th", null, "Permissions"), h("th", null, "Through"), h("th", null, "Source")), rows)];
+  }
+
   function tablePage(t) {
     document.title = t.id;
     main(
       h("h1", null, t.id, badge(t.kind, t.unmanaged)),
       h("p", null, t.description || ""),
-      definitionList([["Location", t.location], ["File", t.file ? h("code", null, t.file) : null], ["Database", h("a", { href: dbHref(t.database) }, t.database)]]),
+      definitionList([["Owner", t.owner || (t.live || {}).Owner], ["Location", t.location], ["File", t.file ? h("code", null, t.file) : null], ["Database", h("a", { href: dbHref(t.database) }, t.database)]]),
       h("h2", null, "Columns"), columnsTable(t.columns || [], (t.lineage || {}).feeds, (t.lineage || {}).reads, t.partition_keys),
-      partitions(t.partitions), lineageSection(t),
+      partitions(t.partitions), optimizersSection(t.optimizers), accessSection(t), lineageSection(t),
       t.sql ? [h("h2", null, `SQL${t.dialect ? ` (${t.dialect})` : ""}`), h("pre", null, t.sql)] : null,
       details(t.details), live(t.live),
     );
@@ -251,7 +316,10 @@ const GLUECAT = (() => {
       if (!byId.has(id)) return notFound(id);
       return withPage(byId.get(id), (t) => { if (location.hash === tableHref(id) || decodeURIComponent(location.hash.slice(4)) === id) tablePage(t); });
     }
-    if (hash.startsWith("/db/")) return database(hash.slice(4));
+    if (hash.startsWith("/db/")) {
+      const [name, page] = hash.slice(4).split("/");
+      return database(name, Number(page) || 1);
+    }
     if (hash.startsWith("/search/")) return searchPage(hash.slice(8));
     home();
   }
