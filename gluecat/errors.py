@@ -17,14 +17,19 @@ class Interrupted(KeyboardInterrupt):
 
 @dataclass(frozen=True)
 class SourcePosition:
-    """A place in a YAML file, 1-based like editors count."""
+    """A place in a YAML file, 1-based like editors count; line 0 is the file as a whole (one that
+    is missing has no line to point at)."""
 
     path: Path
     line: int
     column: int
 
+    @classmethod
+    def whole(cls, path: Path) -> SourcePosition:
+        return cls(path, 0, 0)
+
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}"
+        return f"{self.path}:{self.line}:{self.column}" if self.line else str(self.path)
 
 
 class SpecError(GluecatError):

@@ -23,6 +23,7 @@ from gluecat.model import Database, LintPolicy
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.targets import addresses, unmatched
 from gluecat.secrets.files import OutsideRoot, Writer
+from gluecat.text.plain import counted
 
 HEADER = "# Written by gluecat import. Edit freely: gluecat plan shows what your edits change.\n"
 READ_WORKERS = 8
@@ -157,7 +158,10 @@ def import_catalog(
         try:
             database = _database(live_db, ignore)
         except MODEL_ERRORS as exc:
-            result.failed.append(f"{live_db['Name']}: {reason_of(exc)} (its {len(tables)} tables were not imported)")
+            were = "was" if len(tables) == 1 else "were"
+            result.failed.append(
+                f"{live_db['Name']}: {reason_of(exc)} (its {counted(len(tables), 'table')} {were} not imported)"
+            )
             result.skipped_databases += 1
             continue
         if database.lint:

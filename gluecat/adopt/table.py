@@ -29,6 +29,7 @@ from gluecat.lint.rules import database_rules, table_rules
 from gluecat.model import TABLE_MODELS, Column, Database, DeltaTable, IcebergColumn, IcebergTable
 from gluecat.project.load import LoadedDatabase, LoadedTable
 from gluecat.project.source import SourceFile
+from gluecat.text.plain import pydantic_plain
 
 EXPECTED_PARTITIONS = 10_000  # unknown before reading: enough parallel segments for a large table
 # What a live shape the models cannot hold raises (HiveTypeError is a ValueError). Errors reaching
@@ -243,7 +244,7 @@ def reason_of(exc: Exception) -> str:
 
 def _error_text(loc: tuple[int | str, ...], message: str) -> str:
     where = ".".join(map(str, loc))
-    message = message.removeprefix("Value error, ")
+    message = pydantic_plain(message)
     return f"{where}: {message}" if where and where != "name" else message  # name errors quote the name
 
 

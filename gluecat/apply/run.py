@@ -27,6 +27,7 @@ from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.kinds.glue_diff import ABSENT, version_of
+from gluecat.plan.destroys import destroys
 
 TABLE_WORKERS = 8
 
@@ -75,9 +76,9 @@ def refuse_destruction(plan: Plan, allow_destroy: bool) -> None:
         doomed = [c.address for c in plan.changes if c.destructive]
         doomed += [p.address(v) for p in plan.partitions for v in p.deletes[:5]]
         raise PlanError(
-            "the plan deletes or replaces " + ", ".join(doomed[:10])
+            f"the plan {destroys(plan)} (" + ", ".join(doomed[:10])
             + ("…" if len(doomed) > 10 else "")
-            + "; nothing was changed. Review it, then apply with --allow-destroy"
+            + "); nothing was changed. Review it, then apply with --allow-destroy"
         )  # fmt: skip
 
 

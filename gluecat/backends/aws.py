@@ -8,7 +8,6 @@ waiting for minutes before learning that the endpoint is wrong.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import importlib.util
 import os
@@ -31,6 +30,7 @@ from botocore.exceptions import (
 
 from gluecat.backends.service_data import botocore_session
 from gluecat.errors import GluecatError
+from gluecat.model.suggest import closest, either
 from gluecat.project.regions import known_regions
 
 T = TypeVar("T")
@@ -150,9 +150,9 @@ def check_region(region: str, endpoints: dict[str, Any] | None = None) -> None:
     known = known_regions(endpoints)
     if region in known:
         return
-    close = difflib.get_close_matches(region, sorted(known), n=1)
+    close = closest(region, sorted(known))
     if close:
-        raise GluecatError(f"unknown region {region!r}: did you mean {close[0]!r}? ({REGION_FIX})")
+        raise GluecatError(f"unknown region {region!r}: did you mean {either(close)}? ({REGION_FIX})")
     if not REGION_PATTERN.match(region):
         raise GluecatError(f"region {region!r} is not a region name (like eu-west-1): {REGION_FIX}")
     # A well-formed name botocore does not know may be a region newer than this botocore.

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any, Protocol, get_args
 
 from gluecat.model.catalog import Engine
+from gluecat.text.plain import counted
 
 # The engines whose reading a finding speaks for. Athena is judged by its documentation and by
 # Trino, its engine family; each verdict is backed by that engine in the engines tests.
@@ -107,7 +108,8 @@ def partition_deletes(count: int) -> Finding:
     return Finding(
         "partition-delete",
         Impact.DESTRUCTIVE,
-        f"{count:,} partitions leave the catalog: their files stay in S3 but no query reads them",
+        f"{counted(count, 'partition')} {'leaves' if count == 1 else 'leave'} the catalog:"
+        f" {'its files stay' if count == 1 else 'their files stay'} in S3 but no query reads them",
     )
 
 

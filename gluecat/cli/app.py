@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -215,6 +216,10 @@ def apply(
     )  # fmt: skip
 
 
+# spark.jars.packages takes group:artifact:version (a classifier after a fourth colon).
+MAVEN_COORDINATE = re.compile(r"^[\w.-]+:[\w.-]+:[\w.+-]+(:[\w.-]+)?$")
+
+
 class SparkFormat(StrEnum):
     conf = "conf"
     json = "json"
@@ -246,13 +251,20 @@ def spark_conf(
     """Print the Spark configuration the catalog's tables need (spark-defaults.conf by default)."""
     from gluecat.cli.spark import spark_conf_command
 
-    package_list = [p for p in packages.split(",") if p] if packages is not None else None
-    run(
-        lambda: spark_conf_command(
+    package_list = [p.strip() for p in packages.split(",") if p.strip()] if packages is not None else None
+
+    def command() -> int:
+        for coordinate in package_list or []:
+            if not MAVEN_COORDINATE.match(coordinate):
+                raise GluecatError(
+                    f"--packages: '{coordinate}' is not a Maven coordinate; write group:artifact:version"
+                    " (io.delta:delta-spark_2.13:4.0.0), several separated by commas"
+                )
+        return spark_conf_command(
             catalog_dir, output_format.value, spark_version, package_list, endpoint, show_secrets, env
-        ),
-        show_secrets=show_secrets,
-    )
+        )
+
+    run(command, show_secrets=show_secrets)
 
 
 @app.command("import")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import shlex
 import sys
@@ -23,7 +22,7 @@ from gluecat.cli import progress
 from gluecat.cli.history import split_address
 from gluecat.cli.interrupt import stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
-from gluecat.cli.planning import execute_plan, render, report_apply, warn_finding
+from gluecat.cli.planning import apply_and_report, render, warn_finding
 from gluecat.errors import ExitCode, GluecatError
 from gluecat.history.listing import History, is_iceberg, table_history
 from gluecat.history.prune import TableVersions, prune, prune_candidates
@@ -37,6 +36,7 @@ from gluecat.history.rollback import (
 )
 from gluecat.kinds.registry import kind_of
 from gluecat.model import TABLE_MODELS
+from gluecat.model.suggest import closest, either
 from gluecat.model.table import Table, as_table
 from gluecat.plan import saved, serialize
 from gluecat.plan.identity import catalog_binding
@@ -71,8 +71,8 @@ def _missing(project: Project, connection: Connection, database: str, name: str,
     names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
     if connection.catalog.database(database) is not None:
         names |= {f"{database}.{t['Name']}" for t in connection.catalog.tables(database)}
-    close = difflib.get_close_matches(address, sorted(names), n=1)
-    hint = f": did you mean {close[0]!r}?" if close else why
+    close = closest(address, sorted(names))
+    hint = f": did you mean {either(close)}?" if close else why
     return GluecatError(f"{address} is not in the catalog{hint}")
 
 
@@ -181,7 +181,7 @@ def _version(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
             markup=False,
         )
-        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
+        _yaml_step(project, request, database, name, data, kind_of(model).evolves, saved_plan=request.out)
         return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
@@ -193,7 +193,7 @@ def _version(
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
         return ExitCode.ERROR
     verify_unchanged(connection, plan, creates=False)
-    code = report_apply(execute_plan(connection, plan))
+    code = apply_and_report(connection, plan)
     if code == 0:
         _yaml_step(project, request, database, name, data, kind_of(model).evolves)
     return code
@@ -227,9 +227,17 @@ def _yaml_path(project: Project, database: str, name: str) -> Path:
 
 
 def _yaml_step(
-    project: Project, request: Rollback, database: str, name: str, data: dict[str, Any], evolves: bool
+    project: Project,
+    request: Rollback,
+    database: str,
+    name: str,
+    data: dict[str, Any],
+    evolves: bool,
+    saved_plan: Path | None = None,
 ) -> None:
+    """`saved_plan`: the rollback is saved, not applied: the file is ahead of the catalog until it is."""
     path = _yaml_path(project, database, name)
+    once = f"once `gluecat apply {shlex.quote(str(saved_plan))}` has run, " if saved_plan else ""
     if request.write_yaml:
         # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
         references = References(project.config.vars)
@@ -240,9 +248,10 @@ def _yaml_step(
             stdout.print(
                 f"Set {secret.variable} before the next plan: the file names it for {secret.where}.", markup=False
             )
-        stdout.print(
-            f"Wrote version {request.to_version}'s definition to {path}: the next plan is clean.", markup=False
-        )
+        clean = f"{once}the next plan is clean" if saved_plan else "the next plan is clean"
+        if saved_plan:
+            clean += "; until then, plan shows the rollback"
+        stdout.print(f"Wrote version {request.to_version}'s definition to {path}: {clean}.", markup=False)
         return
     if not path.exists():
         stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
@@ -255,7 +264,7 @@ def _yaml_step(
         )
         return
     stdout.print(
-        f"{path} still describes the table as it was: the next plan would undo the rollback. Rerun with"
+        f"{path} still describes the table as it was: {once}the next plan would undo the rollback. Rerun with"
         " --write-yaml, or edit the file, before the next apply.",
         markup=False,
     )

@@ -101,7 +101,7 @@ def apply_command(
             return ExitCode.ERROR
         # Someone may have changed what we planned while we waited for "yes": never overwrite it.
         verify_unchanged(connection, plan, creates=False)
-        return report_apply(execute_plan(connection, plan, until_closed))
+        return apply_and_report(connection, plan, until_closed)
 
 
 def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
@@ -127,7 +127,7 @@ def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targ
     with ExitStack() as until_closed, connect(project) as connection:
         saved.check_binding(path, binding, catalog_binding(project, connection))
         verify_unchanged(connection, plan)
-        return report_apply(execute_plan(connection, plan, until_closed))
+        return apply_and_report(connection, plan, until_closed)
 
 
 def _require_terminal() -> None:
@@ -140,13 +140,38 @@ def _confirmed() -> bool:
     return typer.confirm("Apply these changes?", default=False)
 
 
-def execute_plan(connection: Connection, plan: Plan, until_closed: ExitStack | None = None) -> ApplyResult:
+def apply_and_report(connection: Connection, plan: Plan, until_closed: ExitStack | None = None) -> int:
+    """Apply, then report: a failure said as it happened is not said again in the report."""
+    noted: list[str] = []
+    return report_apply(execute_plan(connection, plan, until_closed, noted), noted)
+
+
+def execute_plan(
+    connection: Connection, plan: Plan, until_closed: ExitStack | None = None, noted: list[str] | None = None
+) -> ApplyResult:
     """Apply with SIGINT/SIGTERM turned into a stop; the handlers stay until `until_closed` ends
     (callers end it after the connection closes: a signal that lands once the work is done must
-    not kill the report or the sandbox's save half-way), else until the work ends."""
+    not kill the report or the sandbox's save half-way), else until the work ends. `noted`
+    collects the notes printed on the way."""
     with ExitStack() as local, progress.bar(stderr, "applying", work_units(plan)) as bar:
-        stop = (until_closed or local).enter_context(stop_on_signals(bar.note))
-        return apply_plan(connection, plan, bar, stop)
+        shown = _Noting(bar, noted if noted is not None else [])
+        stop = (until_closed or local).enter_context(stop_on_signals(shown.note))
+        return apply_plan(connection, plan, shown, stop)
+
+
+class _Noting:
+    """The progress bar, recording each note it prints."""
+
+    def __init__(self, bar: progress.RichBar | progress.PlainBar, noted: list[str]) -> None:
+        self._bar = bar
+        self.noted = noted
+
+    def advance(self, units: int) -> None:
+        self._bar.advance(units)
+
+    def note(self, message: str) -> None:
+        self.noted.append(message)
+        self._bar.note(message)
 
 
 SHOWN_PER_ERROR = 5
@@ -171,7 +196,9 @@ def failure_lines(failures: list[Failure]) -> list[str]:
 _CONSEQUENCES = ("partitions skipped: table failed", "skipped: its table failed", "skipped: its database failed")
 
 
-def report_apply(result: ApplyResult) -> int:
+def report_apply(result: ApplyResult, noted: list[str] | None = None) -> int:
+    """The apply's outcome; failure lines among `noted` (printed while it ran) are not repeated."""
+    printed = set(noted or ())
     done = ", ".join(counted_phrase(count, what) for what, count in sorted(result.done.items())) or "nothing"
     if result.denied:  # one line per missing permission; what it left undone is in the counts
         for action in sorted(result.denied):
@@ -183,11 +210,13 @@ def report_apply(result: ApplyResult) -> int:
             if f.message not in _CONSEQUENCES and not any(message in f.message for message in said)
         ]
         for line in failure_lines(others):
-            stderr.print(redact.scrub(line), markup=False, style="red")
+            if line not in printed:
+                stderr.print(redact.scrub(line), markup=False, style="red")
         stdout.print(f"Stopped: a permission is missing ({done}); grant it, then re-run apply.", markup=False)
         return ExitCode.ERROR
     for line in failure_lines(result.failures):
-        stderr.print(redact.scrub(line), markup=False, style="red")
+        if line not in printed:
+            stderr.print(redact.scrub(line), markup=False, style="red")
     if result.interrupted:
         stdout.print(f"Interrupted: {done}; re-run apply to finish.", markup=False)
         return ExitCode.INTERRUPTED

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from gluecat.cli.app import CatalogDir, EnvOption, app, run
-from gluecat.cli.usage import DEBUG_OPTION, HELP_OPTIONS, VERSION_OPTION, GluecatGroup
+from gluecat.cli.usage import DEBUG_OPTION, HELP_OPTIONS, VERSION_OPTION, GluecatGroup, UsageError
 from gluecat.errors import ExitCode
 
 SERVE = "serve"
@@ -23,6 +23,8 @@ class SandboxGroup(GluecatGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in (*HELP_OPTIONS, "--version")):
+            if args and not args[0].startswith("-") and not Path(args[0]).exists():
+                _no_such_command(ctx, args[0], list(self.commands))
             args = [SERVE, *args]
         return super().parse_args(ctx, args)
 
@@ -35,6 +37,15 @@ class SandboxGroup(GluecatGroup):
             if all(p.name != shared.name for p in command.params):
                 command.params.append(copy.copy(shared))
         return command
+
+
+def _no_such_command(ctx: Any, word: str, commands: list[str]) -> None:
+    """`gluecat sandbox stauts`: a subcommand misspelt, not a directory to serve (which is missing)."""
+    from gluecat.model.suggest import closest, either
+
+    meant = closest(word, commands)
+    if meant:
+        raise UsageError(f"No such command '{word}'. Did you mean {either(meant)}?", ctx)
 
 
 sandbox_app = typer.Typer(cls=SandboxGroup, no_args_is_help=False, context_settings={"help_option_names": HELP_OPTIONS})

@@ -8,6 +8,7 @@ mode and reports click's exceptions itself.
 from __future__ import annotations
 
 import copy
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -22,17 +23,52 @@ try:  # newer typer releases carry their own copy of click
 except ImportError:  # pragma: no cover - older typer runs on click itself
     from click import exceptions as click_errors  # type: ignore[no-redef]
 
+UsageError = click_errors.UsageError  # what a command raises for a usage error the group reports
+
 HELP_OPTIONS = ["-h", "--help"]
 VERSION_OPTION = "version"  # the name of the app callback's --version parameter
 DEBUG_OPTION = "debug"
 DEBUG = {"on": False}  # --debug, given before or after the command name
 
 
+# What other tools call an option this one has: no spelling distance finds them.
+SYNONYMS = {
+    "--yes": ("--auto-approve",),
+    "-y": ("--auto-approve", "--yes"),
+    "--assume-yes": ("--auto-approve", "--yes"),
+}
+_NOT_ONE_OF = re.compile(r"(?:Value error, )?'(?P<value>(?:[^'\\]|\\.)*)' is not one of (?P<choices>.*)\.$")
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+
 def _usage_line(exc: click_errors.UsageError) -> str:
-    message = exc.format_message()
+    message = _did_you_mean(exc)
     if exc.ctx is None:
         return message
     return f"{message} (see `{exc.ctx.command_path} --help`)"
+
+
+def _did_you_mean(exc: click_errors.UsageError) -> str:
+    """click's message, naming every option or value as close as the closest (click names the
+    options within difflib's reach, so `--yes` was offered `--env`), without pydantic's wording."""
+    from gluecat.model.suggest import closest, either
+
+    if isinstance(exc, click_errors.NoSuchOption) and exc.ctx is not None:
+        given = exc.option_name
+        options = [name for param in exc.ctx.command.params for name in (*param.opts, *param.secondary_opts)]
+        meant = [name for name in SYNONYMS.get(given, ()) if name in options] or closest(given, options)
+        return f"No such option: {given}" + (f" — did you mean {either(meant, quote='')}?" if meant else "")
+    if isinstance(exc, click_errors.BadParameter):
+        from gluecat.text.plain import pydantic_plain
+
+        exc.message = pydantic_plain(exc.message)
+        found = _NOT_ONE_OF.match(exc.message)
+        if found:
+            choices = _QUOTED.findall(found["choices"])
+            meant = closest(found["value"], choices)
+            hint = f" — did you mean {either(meant)}?" if meant else ""
+            exc.message = f"'{found['value']}' is not one of {either(choices)}{hint}"
+    return exc.format_message()
 
 
 def _debug_given(_context: Any, _param: Any, value: bool) -> bool:

@@ -37,8 +37,8 @@ def validate(root: Path, output_format: str, env: str | None = None) -> int:
                 "findings": [
                     {
                         "path": str(f.position.path),
-                        "line": f.position.line,
-                        "column": f.position.column,
+                        "line": f.position.line or None,  # None: the file as a whole (a missing one)
+                        "column": f.position.column or None,
                         "severity": f.severity,
                         "rule": f.rule,
                         "message": f.message,

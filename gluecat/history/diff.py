@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gluecat.changes.model import FieldDiff
+from gluecat.convert import presto_view
 from gluecat.convert.locations import slashless
 from gluecat.kinds.glue_diff import column_diffs, scalar_diffs
 from gluecat.secrets import redact
@@ -32,11 +33,10 @@ def version_diffs(before: Shape, after: Shape) -> list[FieldDiff]:
                 "output_format": (live_sd.get("OutputFormat"), want_sd.get("OutputFormat")),
                 "serde.library": (live_serde.get("SerializationLibrary"), want_serde.get("SerializationLibrary")),
                 "serde.name": (live_serde.get("Name"), want_serde.get("Name")),
-                "view_original_text": (before.get("ViewOriginalText"), after.get("ViewOriginalText")),
-                "view_expanded_text": (before.get("ViewExpandedText"), after.get("ViewExpandedText")),
             }
         )
     )
+    diffs += view_diffs(before, after)
     diffs += both_ways("serde.parameters", live_serde.get("Parameters") or {}, want_serde.get("Parameters") or {})
     diffs += both_ways("storage_parameters", live_sd.get("Parameters") or {}, want_sd.get("Parameters") or {})
     diffs += column_diffs(live_sd.get("Columns") or [], want_sd.get("Columns") or [])
@@ -46,6 +46,37 @@ def version_diffs(before: Shape, after: Shape) -> list[FieldDiff]:
     )
     diffs += both_ways("parameters", before.get("Parameters") or {}, after.get("Parameters") or {})
     return diffs
+
+
+def view_diffs(before: Shape, after: Shape) -> list[FieldDiff]:
+    """A view's text as a plan shows it: an Athena view's `sql` and what else its JSON says (never the
+    base64 it is stored as), a Spark view's `sql`; other texts as Glue holds them."""
+    original = (before.get("ViewOriginalText"), after.get("ViewOriginalText"))
+    expanded = (before.get("ViewExpandedText"), after.get("ViewExpandedText"))
+    decoded = (presto_view.decode(original[0]), presto_view.decode(original[1]))
+    if decoded[0] is not None and decoded[1] is not None:
+        return list(_presto_diffs(decoded[0], decoded[1])) + list(scalar_diffs({"view_expanded_text": expanded}))
+    if original[0] == expanded[0] and original[1] == expanded[1]:  # a Spark view: one text, its SQL
+        return list(scalar_diffs({"sql": original}))
+    return list(scalar_diffs({"view_original_text": original, "view_expanded_text": expanded}))
+
+
+_PRESTO_FIELDS = {"originalSql": "sql", "catalog": "view.catalog", "schema": "view.schema"}
+
+
+def _presto_diffs(before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[FieldDiff]:
+    for key in sorted(set(before) | set(after), key=lambda k: (k not in _PRESTO_FIELDS, k)):
+        old, new = before.get(key), after.get(key)
+        if key == "columns":
+            old, new = _columns(old), _columns(new)
+        if old != new:
+            yield FieldDiff(_PRESTO_FIELDS.get(key, f"view.{key}"), old, new)
+
+
+def _columns(columns: Any) -> str | None:
+    if not isinstance(columns, list):
+        return None
+    return ", ".join(f"{c.get('name')} {c.get('type')}" if isinstance(c, dict) else str(c) for c in columns)
 
 
 def both_ways(prefix: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> Iterator[FieldDiff]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +24,7 @@ from gluecat.errors import ConflictError, GluecatError, LiveStateError
 from gluecat.history.diff import version_diffs
 from gluecat.kinds.base import Writer
 from gluecat.kinds.registry import desired_table_input, kind_of, writer_of
+from gluecat.model.suggest import closest, either
 from gluecat.model.table import Table
 from gluecat.plan.planner import make_plan
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
@@ -42,8 +42,8 @@ def project_database(project: Project, database: str) -> LoadedDatabase:
     for loaded in project.databases:
         if loaded.name == database:
             return loaded
-    close = difflib.get_close_matches(database, [d.name for d in project.databases], n=1)
-    hint = f": did you mean {close[0]!r}?" if close else ": roll back tables the project manages"
+    close = closest(database, [d.name for d in project.databases])
+    hint = f": did you mean {either(close)}?" if close else ": roll back tables the project manages"
     raise GluecatError(f"database {database} is not in the project{hint}")
 
 

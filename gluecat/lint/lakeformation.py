@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
 from gluecat.model.lakeformation import Permission, is_principal, principal_text
+from gluecat.model.suggest import closest, either
 from gluecat.project.load import Project
 from gluecat.project.rule_ids import declare
 from gluecat.project.source import SourceFile
@@ -105,7 +106,9 @@ def _table(allowed: Mapping[str, list[str]] | None, source: SourceFile, model: A
         field = "columns" if grant.columns else "excluded_columns"
         for j, name in enumerate(grant.columns or grant.excluded_columns or []):
             if names and complete and name.lower() not in names:
-                message = f"the grant names column '{name}', which {address} does not have"
+                close = closest(name.lower(), sorted(names))
+                hint = f" — did you mean {either(close)}?" if close else ""
+                message = f"the grant names column '{name}', which {address} does not have{hint}"
                 yield Finding(source.position(("grants", i, field, j)), "error", COLUMN_RULE, message, address)
 
 
@@ -188,11 +191,15 @@ def _tag_problems(allowed: Mapping[str, list[str]] | None, key: str, values: lis
         return
     if key not in allowed:
         known = ", ".join(sorted(allowed)) or "none"
-        yield f"LF-tag key '{key}' is not defined in catalog.yaml's lf_tags (defined: {known})"
+        close = closest(key, sorted(allowed))
+        hint = f"did you mean {either(close)}? " if close else ""
+        yield f"LF-tag key '{key}' is not defined in catalog.yaml's lf_tags ({hint}defined: {known})"
         return
     for value in values:
         if value not in allowed[key]:
-            yield f"'{value}' is not an allowed value of LF-tag '{key}' ({', '.join(allowed[key])})"
+            close = closest(value, allowed[key])
+            hint = f"did you mean {either(close)}? " if close else ""
+            yield f"'{value}' is not an allowed value of LF-tag '{key}' ({hint}allowed: {', '.join(allowed[key])})"
 
 
 def _principal(

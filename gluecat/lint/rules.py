@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -10,6 +9,7 @@ from gluecat.backends.registry import Capabilities, capabilities
 from gluecat.errors import SourcePosition
 from gluecat.kinds.registry import kind_of
 from gluecat.model import CatalogConfig, LintPolicy
+from gluecat.model.suggest import closest, either
 from gluecat.project.checks import S3_BUCKET_RULE, S3_URI_RULE, Hit, Severity, bucket_hits, is_s3, name_hit
 from gluecat.project.load import LoadedDatabase, LoadedTable, Project
 from gluecat.project.regions import region_problem
@@ -146,8 +146,8 @@ def excusing(hits: Iterable[Hit], policy: LintPolicy | None) -> Iterator[Hit]:
     known = rule_ids() if allow else frozenset()
     for index, rule in enumerate(allow):
         if rule not in known:
-            close = difflib.get_close_matches(rule, known, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"known rules: {', '.join(sorted(known))}"
+            close = closest(rule, sorted(known))
+            hint = f"did you mean {either(close)}?" if close else f"known rules: {', '.join(sorted(known))}"
             message = f"unknown lint rule '{rule}' in `lint.allow` — {hint}"
             yield Hit(("lint", "allow", index), LINT_ALLOW_RULE, message)
 

@@ -11,6 +11,7 @@ from pydantic import AfterValidator, Field, StringConstraints
 from gluecat.model.base import Strict
 from gluecat.model.lakeformation import Principal, TagDefinitions, TagGrant
 from gluecat.model.rest import HttpUri, RestAuth
+from gluecat.model.suggest import either
 
 Backend = Literal["glue", "hive", "iceberg-rest"]
 THRIFT_URI = re.compile(r"thrift://[^/:\s]+:[0-9]{1,5}")
@@ -44,6 +45,15 @@ class Policy(Strict):
 
 
 Engine = Literal["athena", "trino", "spark"]
+
+
+def _each_once(readers: list[str]) -> list[str]:
+    twice = [name for index, name in enumerate(readers) if name in readers[:index]]
+    if twice:
+        raise ValueError(f"`readers` names {either(list(dict.fromkeys(twice)))} more than once: list each engine once")
+    return readers
+
+
 VarName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
@@ -118,7 +128,7 @@ class CatalogConfig(Strict):
     )
     spark: SparkSettings = Field(default_factory=lambda: SparkSettings())
     policy: Policy = Field(default_factory=lambda: Policy())
-    readers: list[Engine] = Field(
+    readers: Annotated[list[Engine], AfterValidator(_each_once)] = Field(
         default_factory=lambda: list(get_args(Engine)),
         min_length=1,
         description="The engines that read this catalog: the breaking-change gate counts only what breaks them",

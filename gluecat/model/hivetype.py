@@ -7,10 +7,11 @@ same type in different spellings (``DECIMAL(10, 2)``, ``decimal(10,2)``,
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from dataclasses import dataclass
+
+from gluecat.model.suggest import closest, either
 
 PRIMITIVES = (
     "tinyint",
@@ -97,8 +98,8 @@ HiveType = Primitive | Decimal | Char | Varchar | Array | Map | Struct
 
 def suggest_type(word: str) -> str:
     """A ' — did you mean ...?' hint for an unknown type word, or ''."""
-    matches = difflib.get_close_matches(word.lower(), KNOWN_TYPE_NAMES, n=1, cutoff=0.6)
-    return f" — did you mean '{matches[0]}'?" if matches else ""
+    matches = closest(word.lower(), KNOWN_TYPE_NAMES)
+    return f" — did you mean {either(matches)}?" if matches else ""
 
 
 class _Parser:

@@ -19,6 +19,7 @@ from gluecat.model.base import (
     Parameters,
     Strict,
 )
+from gluecat.model.delta_properties import delta_properties
 from gluecat.model.lakeformation import Grant, TagAssignments
 from gluecat.model.lint_policy import LintPolicy
 from gluecat.model.optimizers import Optimizers
@@ -27,6 +28,7 @@ from gluecat.model.partitions import PartitionItem
 from gluecat.model.projection import Projection
 from gluecat.model.storage import STORAGE_FORMATS
 from gluecat.model.suggest import check_member
+from gluecat.model.words import a
 
 
 def _valid_type(value: str) -> str:
@@ -192,7 +194,9 @@ class DeltaTable(TableBase):
     format: Literal["delta"]
     columns: list[Column] = Field(default_factory=list)
     partition_columns: list[str] = Field(default_factory=list)
-    properties: Parameters = Field(default_factory=dict, description="Delta table configuration")
+    properties: Annotated[Parameters, AfterValidator(delta_properties)] = Field(
+        default_factory=dict, description="Delta table configuration"
+    )
 
 
 class ViewTable(TableBase):
@@ -232,8 +236,7 @@ class ViewTable(TableBase):
         needs = [] if (self.sql or "").strip() else ["`sql` (the SELECT it stands for)"]
         needs += [] if self.columns else ["`columns` (Athena and Spark read the view's schema from them)"]
         if needs:
-            article = "an" if self.dialect[0] in "aeiou" else "a"
-            raise ValueError(f"{article} {self.dialect} view needs {' and '.join(needs)}")
+            raise ValueError(f"{a(self.dialect)} view needs {' and '.join(needs)}")
         return self
 
 

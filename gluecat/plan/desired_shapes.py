@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from gluecat.changes.model import Action
 from gluecat.kinds.base import Writer
 from gluecat.kinds.registry import kind_named
+from gluecat.model.words import a
+from gluecat.text.plain import pydantic_plain
 
 Shape = dict[str, Any]
 
@@ -131,11 +133,11 @@ def desired_problem(kind: str, table_kind: str | None, action: Action, desired: 
     if model is None:
         return None
     if desired is None:
-        return f"a {kind} {action.value} carries nothing to write"
+        return f"{a(kind)} {action.value} carries nothing to write"
     try:
         model.model_validate(desired)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in ("desired", *first["loc"]))
-        return f"{where}: {first['msg']}"
+        return f"{where}: {pydantic_plain(first['msg'])}"
     return None

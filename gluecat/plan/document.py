@@ -14,7 +14,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from gluecat.changes.model import Action
 from gluecat.errors import GluecatError
+from gluecat.model.words import a
 from gluecat.plan.desired_shapes import desired_problem
+from gluecat.text.plain import pydantic_plain
 
 Shape = dict[str, Any]
 
@@ -54,9 +56,9 @@ class _Change(_Strict):
     @model_validator(mode="after")
     def _what_apply_relies_on(self) -> _Change:
         if self.kind in ("table", "index", "optimizer") and not self.table:
-            raise ValueError(f"{self.address}: a {self.kind} change names no table")
+            raise ValueError(f"{self.address}: {a(self.kind)} change names no table")
         if self.action is not Action.DELETE and self.desired is None:
-            raise ValueError(f"{self.address}: a {self.action.value} carries nothing to write")
+            raise ValueError(f"{self.address}: {a(self.action.value)} carries nothing to write")
         named = self.table_kind if self.table_kind is not None else self.format
         # the kind says what apply writes the payload with (an Iceberg update carries `ops`)
         problem = desired_problem(self.kind, named, self.action, self.desired)
@@ -139,7 +141,7 @@ def check(data: Any) -> None:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {first['msg']}") from None
+        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {pydantic_plain(first['msg'])}") from None
 
 
 def check_saved(data: Any) -> None:
@@ -149,4 +151,4 @@ def check_saved(data: Any) -> None:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {first['msg']}") from None
+        raise GluecatError(f"the plan file is not a gluecat plan: {where}: {pydantic_plain(first['msg'])}") from None

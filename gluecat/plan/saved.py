@@ -120,7 +120,8 @@ def read(path: Path) -> tuple[Plan, Binding]:
     if digest != _digest(document):
         raise GluecatError(
             f"{path} was changed after gluecat saved it (its digest does not match); a saved plan is applied"
-            f" exactly as reviewed: make it again with `gluecat plan --out {shlex.quote(str(path))}`"
+            f" exactly as reviewed: make it again with"
+            f" `gluecat plan {_project_named(document)} --out {shlex.quote(str(path))}`"
         )
     from gluecat.plan import document as shapes  # the saved plan's schema loads only to read one
 
@@ -134,6 +135,17 @@ def read(path: Path) -> tuple[Plan, Binding]:
         return serialize.from_json(document), binding
     except GluecatError as exc:
         raise GluecatError(f"{path}: {exc}") from None
+
+
+def _project_named(document: dict[str, Any]) -> str:
+    """The project the plan names in its binding, from where the command runs; PROJECT when it names
+    none that is there (the file was changed: it is advice, not trusted)."""
+    binding = document.get("binding")
+    root = binding.get("root") if isinstance(binding, dict) else None
+    if not isinstance(root, str) or not root or not Path(root).is_dir():
+        return "PROJECT"
+    relative = os.path.relpath(root)
+    return shlex.quote(relative if not relative.startswith("../../") else root)
 
 
 def _check_secrets(path: Path, recorded: dict[str, str]) -> None:

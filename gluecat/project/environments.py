@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 from gluecat.errors import GluecatError, SpecError
 from gluecat.model import CatalogConfig
 from gluecat.model.catalog import Environment
+from gluecat.model.suggest import closest, either
 from gluecat.project.source import SourceFile
 
 ENV_VARIABLE = "GLUECAT_ENV"
@@ -45,8 +45,8 @@ def choose(config: CatalogConfig, source: SourceFile, wanted: str | None) -> Cho
             " or set default_env"
         )
     if name not in config.environments:
-        close = difflib.get_close_matches(name, names, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
+        close = closest(name, names)
+        hint = f"did you mean {either(close)}? " if close else ""
         raise GluecatError(f"unknown environment '{name}': {hint}{source.path} declares {_listed(names)}")
     return Chosen(name, effective(config, name))
 

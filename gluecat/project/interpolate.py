@@ -15,6 +15,7 @@ from typing import Any
 
 from gluecat.errors import SourcePosition, SpecError
 from gluecat.model.rest import ENV_REFERENCE, SECRET_KEYS
+from gluecat.model.words import a
 from gluecat.project.source import SourceFile
 from gluecat.project.yamlparse import Loc
 from gluecat.secrets import values as secret_values
@@ -117,7 +118,7 @@ class _Walker:
         if not closed:
             return self.fail(loc, whole, f"'{whole}' is not closed: write ${{{kind}.NAME}} (or $${{ for a literal ${{)")
         if not NAME.match(name):
-            return self.fail(loc, whole, f"'{whole}': a {kind} name is letters, digits and '_', e.g. ${{{kind}.lake}}")
+            return self.fail(loc, whole, f"'{whole}': {a(kind)} name is letters, digits and '_', e.g. ${{{kind}.lake}}")
         if kind == "var":
             return self.variable(name, loc, whole)
         return self.secret(name, loc, whole)

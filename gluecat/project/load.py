@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,20 +12,21 @@ from pydantic import BaseModel, ValidationError
 
 from gluecat.errors import SourcePosition, SpecError, SpecErrors
 from gluecat.model import TABLE_MODELS, CatalogConfig, Database, Table
+from gluecat.model.suggest import closest, either
 from gluecat.model.table import as_table
 from gluecat.project.best_effort import best_effort as partial_model
 from gluecat.project.environments import choose
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.interpolate import Context, interpolate, uninterpolated
-from gluecat.project.root import CATALOG_FILE as CATALOG_FILE  # re-exported: callers name it from the loader
+from gluecat.project.misplaced import beside_catalog, holds_yaml, misplaced_files, tables_at_root
+from gluecat.project.root import CATALOG_FILE as CATALOG_FILE  # re-exported: callers name them from the loader
+from gluecat.project.root import DATABASE_FILE as DATABASE_FILE
+from gluecat.project.root import TABLES_DIR as TABLES_DIR
+from gluecat.project.root import YAML_SUFFIXES as YAML_SUFFIXES
 from gluecat.project.root import project_root
 from gluecat.project.source import KeyHint, SourceFile, allowed_keys, read_yaml, validation_errors
 from gluecat.project.targets import Targets
 from gluecat.project.yamlparse import Loc
-
-DATABASE_FILE = "database.yaml"
-TABLES_DIR = "tables"
-YAML_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ def _load_partial(
 ) -> tuple[Project | None, list[SpecError]]:
     catalog_path = root / CATALOG_FILE
     if not catalog_path.is_file():
-        position = SourcePosition(catalog_path, 1, 1)
+        position = SourcePosition.whole(catalog_path)
         return None, [SpecError(position, f"not a catalog project: {CATALOG_FILE} is missing in {root}")]
     errors: list[SpecError] = []
     loaded = _load_catalog(catalog_path, errors)
@@ -115,8 +115,16 @@ def _load_partial(
     context = Context(chosen.config.vars, dict(os.environ), secrets_required) if chosen else None
     reader = _Reader(errors, context, only)
     databases = []
-    for directory in sorted(p for p in root.iterdir() if p.is_dir()):
-        if directory.name.startswith(".") or (only is not None and not only.touches(directory.name)):
+    folders = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if only is None:  # a targeted plan reads only its targets' files
+        errors.extend(beside_catalog(root, folders))
+    for directory in folders:
+        if only is not None and not only.touches(directory.name):
+            continue
+        if not (directory / DATABASE_FILE).exists() and not holds_yaml(directory):
+            continue  # docs/, scripts/: no database is declared there
+        if directory.name == TABLES_DIR and not (directory / DATABASE_FILE).exists():
+            errors.extend(tables_at_root(directory, folders))
             continue
         database = reader.database(directory)
         if database is not None:
@@ -156,9 +164,9 @@ def _load_database(
     only: Targets | None = None,
 ) -> LoadedDatabase | None:
     path = directory / DATABASE_FILE
-    errors.extend(_misplaced_files(directory))
+    errors.extend(misplaced_files(directory))
     if not path.is_file():
-        position = SourcePosition(path, 1, 1)
+        position = SourcePosition.whole(path)
         errors.append(SpecError(position, f"every database directory needs a {DATABASE_FILE}"))
         return None
     loaded = _load_model(path, Database, {"name": directory.name}, errors, read)
@@ -181,35 +189,6 @@ def _table_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         return []
     return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith("."))
-
-
-def _misplaced_files(directory: Path) -> list[SpecError]:
-    """YAML files in a database directory that no rule reads: a table skipped without a word would
-    be missing from every plan, and deleted from Glue under `prune`."""
-    errors = []
-    tables = directory / TABLES_DIR
-    for folder, subfolders, names in os.walk(directory):  # names only: cheap for 10,000 table files
-        subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-        here = Path(folder)
-        for name in sorted(names):
-            lowered = name.lower()
-            if name.startswith(".") or not lowered.endswith(YAML_SUFFIXES):
-                continue
-            if (here == tables and name.endswith(YAML_SUFFIXES)) or (here == directory and name == DATABASE_FILE):
-                continue  # read
-            path = here / name
-            errors.append(SpecError(SourcePosition(path, 1, 1), f"this file is not read: {_belongs(path, directory)}"))
-    return errors
-
-
-def _belongs(path: Path, directory: Path) -> str:
-    tables = directory / TABLES_DIR
-    if path.parent == directory and path.stem.lower() == "database":
-        read = directory / DATABASE_FILE
-        return f"only {read} is read: remove this one" if read.is_file() else f"rename it to {read}"
-    if path.parent == tables:
-        return f"rename it to {path.with_suffix('.yaml').name} (lowercase suffix)"
-    return f"move it to {tables / (path.stem + '.yaml')} (table files live in {TABLES_DIR}/ only)"
 
 
 def _same_table_twice(paths: list[Path]) -> list[SpecError]:
@@ -243,8 +222,8 @@ def _load_table(
     table_format = source.data.get("format", "hive")
     model = TABLE_MODELS.get(table_format) if isinstance(table_format, str) else None
     if model is None:
-        close = difflib.get_close_matches(str(table_format), TABLE_MODELS, n=1)
-        suggestion = f" — did you mean '{close[0]}'?" if close else ""
+        close = closest(str(table_format), TABLE_MODELS)
+        suggestion = f" — did you mean {either(close)}?" if close else ""
         message = f"unknown format '{table_format}'{suggestion} (use hive, iceberg, delta, view or registration)"
         errors.append(source.error(("format",), message))
         return None

@@ -272,7 +272,10 @@ def _date(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
     low, high = bounds
     if low is not None and high is not None and low > high:
         yield Problem((*loc, "range"), RANGE_RULE, f"range min {key.range[0]} is after max {key.range[1]}")
-    if finer_than_day(key.format) and (key.interval is None or key.unit is None):
+    # A strftime format is already reported with its Java spelling, whose letters are the ones to read:
+    # `%Y-%m-%d` read as Java holds `m`, minutes, but means months.
+    java = key.format if "%" not in key.format else as_java(key.format)
+    if finer_than_day(java) and (key.interval is None or key.unit is None):
         yield Problem(
             (*loc, "format"),
             INTERVAL_RULE,
@@ -284,7 +287,7 @@ def _date(loc: Loc, name: str, key: ProjectedKey) -> Iterator[Problem]:
 def _format_mistakes(loc: Loc, java: str) -> Iterator[Problem]:
     """Patterns Java takes but that are nearly always a slip: strftime habits, week-based years, minutes for months."""
     if "%" in java:
-        suggestion = re.sub(r"%(.)", lambda m: _STRFTIME_TO_JAVA.get(m.group(1), m.group(0)), java)
+        suggestion = as_java(java)
         yield Problem(
             loc,
             FORMAT_RULE,
@@ -359,6 +362,11 @@ def strptime_pattern(java: str) -> str | None:
             return None
         out.append(directive)
     return "".join(out)
+
+
+def as_java(strftime: str) -> str:
+    """`%Y-%m-%d` -> `yyyy-MM-dd`: each strftime directive as the Java pattern letters meaning the same."""
+    return re.sub(r"%(.)", lambda m: _STRFTIME_TO_JAVA.get(m.group(1), m.group(0)), strftime)
 
 
 def finer_than_day(java: str) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 from typing import Any
+
+from gluecat.model.suggest import closest, either
 
 
 def known_regions(endpoints: dict[str, Any] | None = None) -> frozenset[str]:
@@ -38,6 +39,6 @@ def region_problem(region: str) -> str | None:
     """Why `region` is no region botocore knows for Glue (with the closest one), or None."""
     if region in known_regions():
         return None
-    close = difflib.get_close_matches(region, known_regions(), n=1)
-    hint = f" — did you mean '{close[0]}'?" if close else ""
+    close = closest(region, sorted(known_regions()))
+    hint = f" — did you mean {either(close)}?" if close else ""
     return f"unknown region '{region}'{hint}"

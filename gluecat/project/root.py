@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import difflib
+import os
 from pathlib import Path
 
 from gluecat.errors import GluecatError
+from gluecat.model.suggest import closest, either
 
 CATALOG_FILE = "catalog.yaml"
+DATABASE_FILE = "database.yaml"
+TABLES_DIR = "tables"
+YAML_SUFFIXES = (".yaml", ".yml")
 MISSPELT = ("catalog.yml", "Catalog.yaml", "catalog.YAML", "catalog.json")
 
 
@@ -25,16 +29,25 @@ def project_root(given: Path) -> Path:
         return given
     for parent in given.resolve().parents:
         if (parent / CATALOG_FILE).is_file():
-            return parent
+            return _from_here(parent)
     misspelt = next((name for name in MISSPELT if (given / name).is_file()), None)
     if misspelt:
         raise GluecatError(f"{given / misspelt}: gluecat reads {CATALOG_FILE}; rename it")
     return given  # the loader names what is missing, at catalog.yaml:1:1
 
 
+def _from_here(found: Path) -> Path:
+    """A project found above, as a path from where the command ran (`..`): plans name it as given."""
+    try:
+        return Path(os.path.relpath(found, Path.cwd()))
+    except (OSError, ValueError):  # no current directory, or another drive: the path as found
+        return found
+
+
 def display_name(root: Path) -> str:
-    """How a plan names its catalog: the path given, or the directory's name for `.`."""
-    return root.resolve().name if str(root) in (".", "") else str(root)
+    """How a plan names its catalog: the path given (from where the command ran, never absolute unless
+    given so), or the directory's name for `.` and for a project above (`..`)."""
+    return root.resolve().name if all(part == ".." for part in root.parts) else str(root)  # ".", "..", "../.."
 
 
 def _did_you_mean(given: Path) -> str:
@@ -42,5 +55,5 @@ def _did_you_mean(given: Path) -> str:
     if parent is None:
         return ""
     siblings = [p.name for p in parent.iterdir() if p.is_dir()]
-    close = difflib.get_close_matches(given.name, siblings, n=1)
-    return f" — did you mean {parent / close[0]}?" if close else ""
+    close = closest(given.name, sorted(siblings))
+    return f" — did you mean {either([str(parent / name) for name in close], quote='')}?" if close else ""

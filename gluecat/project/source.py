@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
@@ -20,6 +19,7 @@ from gluecat.errors import SourcePosition, SpecError
 from gluecat.model.suggest import closest, either
 from gluecat.project.yamlparse import Loc, Mark, YamlError, parse
 from gluecat.secrets import redact
+from gluecat.text.plain import pydantic_plain
 
 
 @dataclass(frozen=True)
@@ -150,8 +150,8 @@ def _message(err: Any, model: type[BaseModel]) -> str:
     if err["type"] == "extra_forbidden":
         key = str(loc[-1])
         allowed = allowed_keys(model, loc[:-1])
-        close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-        hint = f" — did you mean '{close[0]}'?" if close else f" (allowed: {', '.join(allowed)})"
+        close = closest(key, allowed)
+        hint = f" — did you mean {either(close)}?" if close else f" (allowed: {', '.join(allowed)})"
         return f"unknown key '{key}'{hint}"
     if err["type"] == "missing":
         return f"missing required key '{loc[-1]}'"
@@ -159,7 +159,7 @@ def _message(err: Any, model: type[BaseModel]) -> str:
         close = closest(err["input"], literal_choices(err))
         hint = f" — did you mean {either(close)}?" if close else ""
         return f"{_subject(loc)} should be {err['ctx']['expected']}, not {_describe(err['input'])}{hint}"
-    message = str(err["msg"]).removeprefix("Value error, ")
+    message = pydantic_plain(str(err["msg"]))
     message = _MODEL_INSTANCE.sub("a mapping (key: value)", message).replace("valid dictionary", "mapping")
     if message.startswith("Input should"):
         return f"{_subject(loc)}{message.removeprefix('Input')}, not {_describe(err.get('input'))}"

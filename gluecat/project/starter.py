@@ -17,6 +17,9 @@ from gluecat.project.load import CATALOG_FILE, DATABASE_FILE, TABLES_DIR
 from gluecat.secrets.files import confined
 
 SCHEMA_DIR = ".schemas"
+GITIGNORE_FILE = ".gitignore"
+# The sandbox's state holds parameter values (passwords among them): never committed.
+IGNORED = ".gluecat/"
 WORKFLOW_FILE = ".github/workflows/gluecat.yml"
 # .github/workflows/gluecat.yml as the repository holds it (a test keeps the two equal), shipped
 # beside this module: the wheel carries no file outside the package.
@@ -94,7 +97,8 @@ def starter_files() -> dict[str, str]:
 
 def write_starter(root: Path) -> list[Path]:
     """Write a new project into `root` (made when missing); refuse, writing nothing, when `root`
-    already holds a catalog.yaml or any of the files."""
+    already holds a catalog.yaml or any of the files. A `.gitignore` already there gains a line for
+    the sandbox's state when it has none (and is listed); a new one is written holding it."""
     if root.exists() and not root.is_dir():
         raise GluecatError(f"{root} is a file, not a directory: name a directory for the new catalog project")
     files = starter_files()
@@ -118,4 +122,22 @@ def write_starter(root: Path) -> list[Path]:
             done = f" (written before it: {len(written)} of {len(files)} files)" if written else ""
             raise GluecatError(f"cannot write {path}: {exc.strerror or exc}{done}") from exc
         written.append(path)
+    if _ignore_sandbox_state(root / GITIGNORE_FILE):
+        written.append(root / GITIGNORE_FILE)
     return written
+
+
+def _ignore_sandbox_state(path: Path) -> bool:
+    """Make `path` (a .gitignore) ignore the sandbox's state; whether it was written."""
+    confined(path.parent, path)
+    try:
+        existing = path.read_text(encoding="utf-8") if path.exists() else ""
+        if any(line.strip().strip("/") == IGNORED.strip("/") for line in existing.splitlines()):
+            return False
+        separator = "" if not existing or existing.endswith("\n") else "\n"
+        with path.open("a", encoding="utf-8", newline="\n") as file:
+            file.write(f"{separator}# gluecat's sandbox state (it holds parameter values)\n{IGNORED}\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise GluecatError(f"cannot write {path}: {detail}") from exc
+    return True

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from gluecat.errors import GluecatError
+from gluecat.model.suggest import closest, either
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,9 @@ def addresses(tables_by_database: Mapping[str, Iterable[str]]) -> list[str]:
 
 def unmatched(flag: str, text: str, candidates: list[str], where: str) -> GluecatError:
     """`--target 'sales.ordrs' matches nothing in the project: did you mean 'sales.orders'?`"""
-    close = difflib.get_close_matches(text, candidates, n=1)
+    close = closest(text, candidates)
     if close:
-        hint = f"did you mean {close[0]!r}?"
+        hint = f"did you mean {either(close)}?"
     elif candidates:
         hint = f"there are {', '.join(candidates[:5])}{', ...' if len(candidates) > 5 else ''}"
     else:

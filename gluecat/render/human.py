@@ -9,6 +9,7 @@ from rich.console import Console
 
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import Action, Change, PartitionChanges, Plan
+from gluecat.plan.destroys import destroys
 from gluecat.render.text import (
     IMPACT_TITLES,
     PARTITIONS_SHOWN,
@@ -66,7 +67,7 @@ def _render(plan: Plan, console: Console, destroy_allowed: bool) -> None:
     console.print(escape(summary_line(plan)))
     console.print(f"[{IMPACT_COLOURS[plan.impact]}]{escape(counts_line(plan))}[/]")
     if plan.destructive and not destroy_allowed:
-        console.print("[bold red]This plan deletes or replaces objects: apply needs --allow-destroy.[/]")
+        console.print(f"[bold red]This plan {destroys(plan)}: apply needs --allow-destroy.[/]")
 
 
 def _change(console: Console, change: Change, width: int) -> None:

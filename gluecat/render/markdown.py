@@ -7,6 +7,7 @@ from urllib.parse import quote
 
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import Change, PartitionChanges, Plan
+from gluecat.plan.destroys import destroys
 from gluecat.render.text import (
     IMPACT_TITLES,
     PARTITIONS_SHOWN,
@@ -42,7 +43,7 @@ def render(plan: Plan, limit: int = COMMENT_LIMIT, docs_url: str | None = None) 
         return "\n".join([*head, no_changes_line(plan), ""])
     head.append(f"**{counts_line(plan)}**")
     if plan.destructive:
-        head += ["", "> :warning: **This plan deletes or replaces objects**; apply needs `--allow-destroy`."]
+        head += ["", f"> :warning: **This plan {destroys(plan)}**; apply needs `--allow-destroy`."]
     full = _document(plan, head, True, docs)
     if len(full) <= limit:
         return full

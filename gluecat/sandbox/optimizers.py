@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gluecat.model.words import a
 from gluecat.sandbox.partition_indexes import Forward, GlueFault, Reply
 from gluecat.secrets.files import write_inside
 
@@ -104,7 +105,8 @@ class OptimizerStore:
     def _create(self, key: Key, created: str | None, configuration: Payload) -> None:
         with self._lock:
             if self._found(key, created) is not None:
-                raise GlueFault("AlreadyExistsException", f"A {key[2]} optimizer already exists for {_name(key)}")
+                message = f"{a(key[2]).capitalize()} optimizer already exists for {_name(key)}"
+                raise GlueFault("AlreadyExistsException", message)
             self._optimizers[key] = (created, configuration)
 
     def _update(self, key: Key, created: str | None, configuration: Payload) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import re
 import shutil
 import subprocess
@@ -36,8 +37,42 @@ class EngineUnavailable(Exception):
     """One line saying which engine could not be fetched or started, and why."""
 
 
-def _maven_repository() -> Path:
-    return Path(os.environ.get("MAVEN_REPOSITORY", Path.home() / ".m2" / "repository"))
+def maven_repository() -> Path:
+    """Maven's local repository, as Maven itself finds it: MAVEN_REPOSITORY when set, else what Maven
+    answers (its settings.xml may move it), else under the account's home as Java reads it from the
+    password database (not $HOME, which a CI runner or sandbox may point elsewhere)."""
+    given = os.environ.get("MAVEN_REPOSITORY")
+    if given:
+        return Path(given)
+    if shutil.which("mvn") is not None:
+        asked = subprocess.run(
+            ["mvn", "-B", "-q", "help:evaluate", "-Dexpression=settings.localRepository", "-DforceStdout"],
+            capture_output=True, text=True, check=False, timeout=600,
+        )  # fmt: skip
+        answer = asked.stdout.strip().splitlines()[-1:] if asked.returncode == 0 else []
+        if answer and Path(answer[0]).is_absolute():
+            return Path(answer[0])
+    return Path(pwd.getpwuid(os.getuid()).pw_dir) / ".m2" / "repository"
+
+
+def trino_tarball() -> Path:
+    """The server's tarball in Maven's repository, fetched there (into that repository, named to
+    Maven with -Dmaven.repo.local, so it is where this looks) when missing."""
+    repository = maven_repository()
+    tarball = repository / "io/trino/trino-server" / VERSION / f"trino-server-{VERSION}.tar.gz"
+    if tarball.is_file():
+        return tarball
+    if shutil.which("mvn") is None:
+        raise EngineUnavailable(f"Trino {VERSION}: mvn is not installed, so {ARTIFACT} cannot be fetched")
+    fetched = subprocess.run(
+        ["mvn", "-B", "-q", "dependency:get", "-Dtransitive=false", f"-Dartifact={ARTIFACT}",
+         f"-Dmaven.repo.local={repository}"],
+        capture_output=True, text=True, check=False, timeout=1800,
+    )  # fmt: skip
+    if fetched.returncode != 0 or not tarball.is_file():
+        last = (fetched.stdout + fetched.stderr).strip().splitlines()[-1:] or ["no output"]
+        raise EngineUnavailable(f"Trino {VERSION}: mvn could not fetch {ARTIFACT} into {repository}: {last[0]}")
+    return tarball
 
 
 def trino_home() -> Path:
@@ -45,17 +80,7 @@ def trino_home() -> Path:
     home = CACHE / f"trino-server-{VERSION}"
     if (home / "lib").is_dir() and all((home / "plugin" / p).is_dir() for p in PLUGINS):
         return home
-    tarball = _maven_repository() / "io/trino/trino-server" / VERSION / f"trino-server-{VERSION}.tar.gz"
-    if not tarball.is_file():
-        if shutil.which("mvn") is None:
-            raise EngineUnavailable(f"Trino {VERSION}: mvn is not installed, so {ARTIFACT} cannot be fetched")
-        fetched = subprocess.run(
-            ["mvn", "-B", "-q", "dependency:get", "-Dtransitive=false", f"-Dartifact={ARTIFACT}"],
-            capture_output=True, text=True, check=False, timeout=1800,
-        )  # fmt: skip
-        if fetched.returncode != 0 or not tarball.is_file():
-            last = (fetched.stdout + fetched.stderr).strip().splitlines()[-1:] or ["no output"]
-            raise EngineUnavailable(f"Trino {VERSION}: mvn could not fetch {ARTIFACT}: {last[0]}")
+    tarball = trino_tarball()
     partial = CACHE / f".trino-server-{VERSION}.partial"
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)

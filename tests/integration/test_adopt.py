@@ -139,7 +139,7 @@ def test_import_never_fails_whole_and_names_what_it_skips(tmp_path: Path, server
     imported = gluecat("import", str(root))
     assert imported.exit_code == 1
     assert "not imported Mixed: name 'Mixed' must be lowercase" in imported.output
-    assert "(its 1 tables were not imported)" in imported.output
+    assert "(its 1 table was not imported)" in imported.output
     assert "not imported ok-db.Upper: name 'Upper' must be lowercase" in imported.output
     assert "Imported 1 table" in imported.stdout and "2 skipped" in imported.stdout
     assert (root / "ok-db" / "tables" / "fine.yaml").is_file()

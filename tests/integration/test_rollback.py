@@ -238,3 +238,23 @@ def test_rollback_of_a_table_glue_holds_without_parameters(tmp_path: Path, serve
     assert rolled.exit_code == 0, rolled.output
     assert "unexpected error" not in rolled.output
     assert "Description" not in raw_glue.get_table(DatabaseName="crm", Name="bare")["Table"]
+
+
+def test_a_saved_rollback_with_write_yaml_says_the_plan_is_clean_only_once_applied(
+    tmp_path: Path, server: LocalGlue
+) -> None:
+    root = _four_versions(tmp_path, server)
+    plan_file = tmp_path / "rollback.json"
+
+    saved = gluecat(
+        "rollback", str(root), "crm.customers", "--to-version", "2", "--out", str(plan_file), "--write-yaml"
+    )
+
+    assert saved.exit_code == 0, saved.output
+    (said,) = [line for line in saved.stdout.splitlines() if line.startswith("Wrote version 2's definition")]
+    assert said.endswith(
+        f": once `gluecat apply {plan_file}` has run, the next plan is clean; until then, plan shows the rollback."
+    )
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 2  # as it says: not clean yet
+    assert gluecat("apply", str(plan_file)).exit_code == 0
+    assert gluecat("plan", str(root), "--detailed-exitcode").exit_code == 0

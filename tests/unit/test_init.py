@@ -142,3 +142,47 @@ def test_init_refuses_a_file_for_a_directory(tmp_path: Path) -> None:
     (line,) = refused.stderr.strip().splitlines()
     assert "is a file, not a directory" in line
     assert target.read_text() == "not a directory\n"
+
+
+def test_init_ignores_the_sandbox_state_in_git(tmp_path: Path) -> None:
+    created = gluecat("init", str(tmp_path))
+
+    assert created.exit_code == 0, created.output
+    assert str(tmp_path / ".gitignore") in created.stdout
+    assert ".gluecat/" in (tmp_path / ".gitignore").read_text().splitlines()
+
+
+def test_init_adds_the_sandbox_state_to_a_gitignore_already_there_once(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("*.pyc")  # no final newline
+
+    assert gluecat("init", str(tmp_path)).exit_code == 0
+    lines = (tmp_path / ".gitignore").read_text().splitlines()
+    assert lines[0] == "*.pyc" and lines[-1] == ".gluecat/"
+
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / ".gitignore").write_text("/.gluecat\n")
+    assert gluecat("init", str(tmp_path / "other")).exit_code == 0
+    assert (tmp_path / "other" / ".gitignore").read_text() == "/.gluecat\n"
+
+
+def test_a_project_made_beside_a_docs_folder_validates(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "img").mkdir(parents=True)
+    (tmp_path / "docs" / "index.md").write_text("# Our lake\n")
+    (tmp_path / "docs" / "img" / "lake.png").write_bytes(b"\x89PNG")
+    assert gluecat("init", str(tmp_path)).exit_code == 0
+
+    validated = gluecat("validate", str(tmp_path))
+
+    assert validated.exit_code == 0, validated.output
+    assert "1 database, 1 table, ok" in validated.stdout
+
+
+def test_a_folder_holding_yaml_without_a_database_yaml_is_still_an_error(tmp_path: Path) -> None:
+    assert gluecat("init", str(tmp_path)).exit_code == 0
+    (tmp_path / "web" / "tables").mkdir(parents=True)
+    (tmp_path / "web" / "tables" / "visits.yaml").write_text("storage: parquet\n")
+
+    validated = gluecat("validate", str(tmp_path))
+
+    assert validated.exit_code == 1
+    assert "web/database.yaml: every database directory needs a database.yaml" in validated.output

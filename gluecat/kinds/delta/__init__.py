@@ -112,6 +112,18 @@ def _partition_columns(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:
             yield Hit(("partition_columns", index), checks.PARTITION_COLUMN_RULE, message)
 
 
+def _no_log(address: str, location: str, live: Shape) -> str:
+    """A registered table with no log at the YAML's location: moved there in the YAML, or lost."""
+    was = (live.get("StorageDescriptor") or {}).get("Location")
+    if was and slashless(was) != slashless(location):
+        return (
+            f"{address}: its location moves from {was} to {location}, where there is no Delta log; a Delta"
+            " table's files are its log, which gluecat does not move: copy the table there (its files and"
+            " _delta_log/), or keep the location"
+        )
+    return f"{address}: registered in Glue, but there is no Delta log at {location}"
+
+
 def delta_change(
     database: LoadedDatabase,
     model: DeltaTable,
@@ -127,7 +139,7 @@ def delta_change(
     glue = DELTA.table_input(model, database.model, ignore)
     if log is None:
         if live is not None:
-            refusals.append(f"{address}: registered in Glue, but there is no Delta log at {model.location}")
+            refusals.append(_no_log(address, model.location, live))
             return None
         desired = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
         return Change(address, "table", Action.CREATE, database.name, model.name, desired,
