@@ -94,7 +94,9 @@ def _run(command: Command, cwd: Path) -> None:
 
 @pytest.mark.parametrize("page", RUNNING_PAGES, ids=[str(page.relative_to(DOCS.parent)) for page in RUNNING_PAGES])
 def test_the_page_runs_as_shown(page: Path, tmp_path: Path) -> None:
-    shutil.copytree(DOCS.parent / "catalogs", tmp_path / "catalogs")
+    shutil.copytree(
+        DOCS.parent / "catalogs", tmp_path / "catalogs", ignore=shutil.ignore_patterns(".gluecat")
+    )  # never the sandbox state a run of the README left
     ran = 0
     for block in blocks(page):
         if block.lang == "yaml" and "write" in block.marker:
