@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ConfigDict
+
 from gluecat.changes.model import Action, PartitionWrite, Plan
 from gluecat.errors import ConflictError, GluecatError
 from gluecat.plan import serialize
@@ -35,6 +37,9 @@ class Binding:
     catalog: str  # the catalog id: catalog.yaml's catalog_id, else the caller's account
     region: str
     endpoint: str  # "sandbox", "aws" (the default endpoints) or endpoint_url with any password masked
+
+    # how a saved plan's `binding` is read back: exactly these four strings
+    __pydantic_config__ = ConfigDict(extra="forbid")
 
     def identity(self) -> str:
         return f"catalog {self.catalog} in {self.region} at {self.endpoint}"

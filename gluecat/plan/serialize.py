@@ -6,11 +6,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from gluecat.changes.impact import ENGINES, Finding, Impact
 from gluecat.changes.model import (
     FORMAT_VERSION,
-    Action,
-    Change,
     FieldDiff,
     PartitionChanges,
     PartitionWrite,
@@ -22,119 +19,22 @@ from gluecat.secrets.values import PLACEHOLDER, mask_data, restore_data
 
 
 def to_json(plan: Plan) -> dict[str, Any]:
-    return {
-        "format_version": plan.format_version,
-        "catalog": plan.catalog,
-        "env": plan.env,
-        "targets": list(plan.targets),
-        "summary": plan.summary(),
-        "destructive": plan.destructive,
-        "impact": plan.impact.value,
-        "notes": list(plan.notes),
-        # What the live catalog holds beyond the YAML: never a change, shown so it is not nowhere.
-        "unmanaged": {"databases": list(plan.unmanaged_databases), "tables": list(plan.undeclared)},
-        "changes": [
-            {
-                "address": c.address,
-                "kind": c.kind,
-                "action": c.action.value,
-                "destructive": c.destructive,
-                "database": c.database,
-                "table": c.table,
-                "reason": c.reason,
-                "diffs": [dataclasses.asdict(d) for d in c.diffs],
-                "live_version": c.live_version,
-                "table_kind": c.table_kind,
-                "drops": c.drops,
-                "impact": c.impact.value,
-                "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in c.findings],
-                "allow_breaking": c.allow_breaking,
-                "desired": c.desired,
-            }
-            for c in plan.changes
-        ],
-        "partitions": [
-            {
-                "database": p.database,
-                "table": p.table,
-                "keys": list(p.keys),
-                "storage": p.storage,
-                "live_fingerprints": [{"values": list(v), "fingerprint": f} for v, f in p.live_fingerprints],
-                "create": [_write(w) for w in p.creates],
-                "update": [{**_write(w), "before": w.before, "live": w.live} for w in p.updates],
-                "delete": [list(v) for v in p.deletes],
-                "follow": [list(v) for v in p.follows],
-                "impact": p.impact.value,
-                "findings": [{**dataclasses.asdict(f), "impact": f.impact.value} for f in p.findings],
-                "left_alone": p.left_alone,
-                "downstream_views": list(p.downstream_views),
-            }
-            for p in plan.partitions
-        ],
-    }
+    """The plan's JSON record (`--format json`, the body of a saved plan)."""
+    from gluecat.plan import document  # the record's adapter (~20 ms of schema) loads only to write or read one
+
+    return document.record(plan)
 
 
 def from_json(data: dict[str, Any]) -> Plan:
+    """The plan a JSON record holds, checked whole; one line when it is not a plan apply can carry out."""
     if data.get("format_version") != FORMAT_VERSION:
         raise GluecatError(
             f"plan format_version {data.get('format_version')!r} is not {FORMAT_VERSION}:"
             " make the plan again with this gluecat"
         )
-    from gluecat.plan import document  # the saved plan's schema (~20 ms of models) loads only to read one
+    from gluecat.plan import document
 
-    document.check(data)
-    try:
-        changes = tuple(
-            Change(
-                address=c["address"],
-                kind=c["kind"],
-                action=Action(c["action"]),
-                database=c["database"],
-                table=c["table"],
-                desired=c["desired"],
-                diffs=tuple(FieldDiff(**d) for d in c["diffs"]),
-                live_version=c["live_version"],
-                reason=c["reason"],
-                table_kind=c.get("table_kind", c.get("format")),  # `format` in plans saved before
-                drops=c.get("drops", False),
-                findings=tuple(
-                    Finding(f["rule"], Impact(f["impact"]), f["message"], tuple(f.get("engines", ENGINES)))
-                    for f in c.get("findings", [])
-                ),
-                allow_breaking=c.get("allow_breaking"),
-            )
-            for c in data["changes"]
-        )
-        partitions = tuple(
-            PartitionChanges(
-                database=p["database"],
-                table=p["table"],
-                keys=tuple(p["keys"]),
-                storage=p["storage"],
-                creates=tuple(PartitionWrite(tuple(w["values"]), w["location"], own=w.get("own")) for w in p["create"]),
-                updates=tuple(
-                    PartitionWrite(tuple(w["values"]), w["location"], w["before"], w["live"], w.get("own"))
-                    for w in p["update"]
-                ),
-                deletes=tuple(tuple(v) for v in p["delete"]),
-                live_fingerprints=tuple((tuple(g["values"]), g["fingerprint"]) for g in p["live_fingerprints"]),
-                follows=tuple(tuple(v) for v in p.get("follow", [])),
-                downstream_views=tuple(p.get("downstream_views", [])),
-            )
-            for p in data["partitions"]
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GluecatError(f"the plan file is not a gluecat plan: {exc!r}") from exc
-    return Plan(
-        data["catalog"],
-        changes,
-        partitions,
-        tuple(data.get("notes", ())),
-        targets=tuple(data.get("targets", ())),
-        env=data.get("env"),
-        undeclared=tuple((data.get("unmanaged") or {}).get("tables", ())),
-        unmanaged_databases=tuple((data.get("unmanaged") or {}).get("databases", ())),
-    )
+    return document.read(data)
 
 
 def masked(plan: Plan) -> Plan:

@@ -116,7 +116,7 @@ def test_a_tampered_plan_is_refused_in_gluecat_s_words() -> None:
     data = {"catalog": "c", "changes": [change], "partitions": []}
 
     with pytest.raises(GluecatError) as refused:
-        document.check(data)
+        document.read(data)
 
     assert "Value error" not in str(refused.value)
     assert "sales.orders: an index change names no table" in str(refused.value)
