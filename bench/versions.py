@@ -58,7 +58,7 @@ class Side:
     key: str  # "a" or "b": names its apply databases
     label: str
     source: Path  # the directory holding its gluecat package
-    figures: dict[str, list[tuple[float, float]]] = field(default_factory=dict)  # workload: (CPU s, RSS MB) a run
+    figures: dict[str, list[Run]] = field(default_factory=dict)  # each workload's runs
     emulator: list[float] = field(default_factory=list)  # the local Glue's CPU during each of its plans
 
     def env(self) -> dict[str, str]:
@@ -151,14 +151,14 @@ def plan_pairs(sides: tuple[Side, Side], root: Path, server: LocalGlue, runs: in
             if run.code != 0:
                 found = "found changes" if run.code == 2 else "failed"
                 raise SystemExit(f"the no-change plan by {side.label} {found} (exit {run.code}):\n{run.output[-3000:]}")
-            side.figures.setdefault("plan", []).append((run.cpu, run.rss))
+            side.figures.setdefault("plan", []).append(run)
 
 
 def validate_pairs(sides: tuple[Side, Side], root: Path, runs: int, work: Path) -> None:
     for _ in range(runs):
         for side in sides:
             run = must(side, ["validate", str(root)], work, "validate")
-            side.figures.setdefault("validate", []).append((run.cpu, run.rss))
+            side.figures.setdefault("validate", []).append(run)
 
 
 def apply_pairs(sides: tuple[Side, Side], tmp: Path, server: LocalGlue, options: argparse.Namespace) -> int:
@@ -175,7 +175,7 @@ def apply_pairs(sides: tuple[Side, Side], tmp: Path, server: LocalGlue, options:
             (root / "catalog.yaml").write_text(f"region: us-east-1\nendpoint_url: {server.endpoint_url}\n")
             apply_peer._write_database(root, database, apply_peer.TABLE.format(database=database) + generated)
             run = must(side, ["apply", str(root), "--auto-approve"], tmp, "apply")
-            side.figures.setdefault("apply", []).append((run.cpu, run.rss))
+            side.figures.setdefault("apply", []).append(run)
             databases.append(database)
     server.configure(latency_ms=0)
     import boto3
@@ -198,14 +198,14 @@ def report(sides: tuple[Side, Side], titles: dict[str, str]) -> bool:
     within = []
     for workload, title in titles.items():
         for index, (name, unit) in enumerate((("CPU", "s"), ("peak RSS", "MB"))):
-            medians = [statistics.median(run[index] for run in side.figures[workload]) for side in sides]
+            medians = [statistics.median((run.cpu, run.rss)[index] for run in side.figures[workload]) for side in sides]
             change = difference(*medians)
             within.append((f"{workload} {name}", change))
             figures = [f"{m:.2f} {unit}" if unit == "s" else f"{m:.0f} {unit}" for m in medians]
             print(f"{title if index == 0 else '':24}{name:10}{figures[0]:>22}{figures[1]:>22}{change:>+13.1f}%")
         for side in sides:
-            each = ", ".join(f"{cpu:.2f}" for cpu, _ in side.figures[workload])
-            print(f"  {side.key.upper()}'s CPU each run (s):  {each}")
+            each = ", ".join(f"{run.cpu:.2f} ({run.wall:.1f})" for run in side.figures[workload])
+            print(f"  {side.key.upper()}'s runs, s CPU (wall): {each}")
         if workload == "plan":
             emulator = [f"{statistics.median(side.emulator):.2f} s" for side in sides]
             print(f"  local Glue's CPU during the plan (its own work, median): A {emulator[0]}, B {emulator[1]}")
