@@ -87,6 +87,7 @@ def measure(side: Side, args: list[str], work: Path) -> Run:
     """One gluecat command of `side` in a fresh process: its CPU, peak RSS, wall, exit code, output."""
     log = work / "command.log"
     started = time.perf_counter()
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # a long run's progress, line by line
     with log.open("wb") as out:
         process = subprocess.Popen(
             [sys.executable, "-m", "gluecat", *args], stdout=out, stderr=subprocess.STDOUT, env=side.env(), cwd=work
