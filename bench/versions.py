@@ -237,6 +237,9 @@ def main() -> None:
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "bench")
     # The local Glue runs this checkout's emulator, whatever the venv's install points at.
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    if options.small and not _git("rev-parse", "--verify", "--quiet", f"{options.against}^{{commit}}", check=False):
+        print(f"{options.against} is not in this clone (a shallow one?): the quick run pairs HEAD with this checkout")
+        options.against = "HEAD"
     head = _git("rev-parse", "--short", "HEAD")
     dirty = " + uncommitted changes" if _git("status", "--porcelain", "--untracked-files=no", "--", "gluecat") else ""
     with tempfile.TemporaryDirectory() as name, checkout(options.against, Path(name)) as earlier:
