@@ -10,13 +10,13 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-import orjson
-
 _SCALARS = (int, float, bool, type(None))
 
 
 def json_needles(*texts: str) -> tuple[bytes, ...] | None:
     """Each text as it reads inside JSON (None: a text JSON cannot hold, so no list is skipped)."""
+    import orjson  # loaded by the first walk for a secret, not by every command
+
     try:
         return tuple(orjson.dumps(text)[1:-1] for text in texts)
     except TypeError:
@@ -29,6 +29,8 @@ CHUNK = 512  # items of a long list judged at once
 def _untouched(items: list[Any] | tuple[Any, ...], needles: tuple[bytes, ...]) -> bool:
     """Whether no string inside `items` holds a needle, judged from their JSON: JSON escapes
     character by character, so a string holding a text holds it escaped too."""
+    import orjson
+
     try:
         written = orjson.dumps(
             items, default=_as_walked, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS

@@ -24,17 +24,15 @@ def _spelled(char: str) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _controls() -> dict[int, str]:
-    table = {code: _spelled(chr(code)) for code in (*range(0x20), *range(0x7F, 0xA0))}
-    table.update((ord(char), _spelled(char)) for char in _BIDI)
-    table.update((code, _spelled(chr(code))) for code in range(0xD800, 0xE000))  # lone surrogates
-    table.update((code, _spelled(chr(code))) for code in (0x2028, 0x2029))  # line and paragraph separators
-    return table
+# Control characters (C0, DEL, C1), bidi controls, lone surrogates, line and paragraph separators:
+# a character class of ranges rather than a table, which would cost every command ~0.3 MB to build.
+_CLASS = r"\x00-\x1f\x7f-\x9f" + "".join(f"\\u{ord(char):04x}" for char in _BIDI) + r"\ud800-\udfff\u2028\u2029"
+_CONTROL = re.compile(f"[{_CLASS}]")
+_CONTROL_BUT_NEWLINE = re.compile(f"(?!\n)[{_CLASS}]")
 
 
-_TERMINAL = _controls()
-_CONTROL = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(_TERMINAL)) + "]")
-_LINES = {code: spelled for code, spelled in _TERMINAL.items() if code != ord("\n")}
+def _escaped(found: re.Match[str]) -> str:
+    return _spelled(found.group())
 
 
 def has_controls(text: str) -> bool:
@@ -45,13 +43,13 @@ def terminal(text: str) -> str:
     """`text` with every control character, bidi control and lone surrogate shown escaped: what a
     terminal prints of it is exactly what it holds, and moves no cursor. A value shown on one line
     has its line breaks escaped too, so it cannot add a line that looks like gluecat's."""
-    return text.translate(_TERMINAL) if has_controls(text) else text
+    return _CONTROL.sub(_escaped, text) if has_controls(text) else text
 
 
 def terminal_lines(text: str) -> str:
     """`terminal` for a whole message of gluecat's own, whose line breaks are its own: everything
     but line breaks escaped (the last guard on everything a console prints)."""
-    return text.translate(_LINES) if has_controls(text) else text
+    return _CONTROL_BUT_NEWLINE.sub(_escaped, text) if has_controls(text) else text
 
 
 def controls_of(text: str) -> list[str]:
