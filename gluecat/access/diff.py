@@ -24,6 +24,7 @@ from gluecat.backends import lakeformation as lf
 from gluecat.changes.fingerprint import fingerprint
 from gluecat.changes.impact import Finding, Impact
 from gluecat.changes.model import Action, Change, FieldDiff
+from gluecat.changes.payloads import AdminsChange, GrantChanges, TagAssignment, TagKeyChange
 from gluecat.model.lakeformation import principal_text
 
 Shape = dict[str, object]
@@ -55,7 +56,7 @@ def _admins(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
     gone = sorted(have - want)
     findings = (revoking(f"{', '.join(gone)} stop being data lake administrators"),) if gone else ()
     diff = FieldDiff("data_lake_admins", sorted(have) or None, sorted(want) or None)
-    desired: Shape = {"admins": sorted(want)}
+    desired = AdminsChange(admins=sorted(want))
     return [Change("lake_formation.data_lake_admins", "lf_admins", Action.UPDATE, "", None, desired, (diff,),
                    live_version=admins_version(live.admins), findings=findings)]  # fmt: skip
 
@@ -79,11 +80,11 @@ def _tag_keys(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
         address = f"lf_tag.{key}"
         if want is None and have is not None:
             finding = revoking(f"LF-tag {key} is deleted: every resource loses it, and every grant on it its reach")
-            desired: Shape = {"key": key, "delete_key": True}
-            changes.append(Change(address, "lf_tag", Action.DELETE, "", None, desired, findings=(finding,),
+            deleted = TagKeyChange(key=key, delete_key=True)
+            changes.append(Change(address, "lf_tag", Action.DELETE, "", None, deleted, findings=(finding,),
                                   reason="not declared in catalog.yaml (prune: true)"))  # fmt: skip
         elif want is not None and have is None:
-            changes.append(Change(address, "lf_tag", Action.CREATE, "", None, {"key": key, "add": list(want)},
+            changes.append(Change(address, "lf_tag", Action.CREATE, "", None, TagKeyChange(key=key, add=list(want)),
                                   (FieldDiff("values", None, list(want)),)))  # fmt: skip
         elif want is not None and have is not None:
             add = [v for v in want if v not in have]
@@ -95,7 +96,7 @@ def _tag_keys(wanted: DesiredAccess, live: LiveAccess) -> list[Change]:
                 gone = ", ".join(delete)
                 findings = (revoking(f"values {gone} leave LF-tag {key}: resources tagged with them lose the tag"),)
             changes.append(Change(address, "lf_tag", Action.UPDATE, "", None,
-                                  {"key": key, "add": add, "delete": delete},
+                                  TagKeyChange(key=key, add=add, delete=delete),
                                   (FieldDiff("values", sorted(have), sorted(want)),), findings=findings))  # fmt: skip
     return changes
 
@@ -120,7 +121,7 @@ def _assignments(target: TagTarget, want: dict[str, str], have: dict[str, str]) 
         if value == held:
             continue
         address = f"{target_text(target)}#lf_tag.{key}"
-        desired: Shape = {"resource": target_resource(target), "key": key, "value": value, "held": held}
+        desired = TagAssignment(resource=target_resource(target), key=key, value=value, held=held)
         diffs = (FieldDiff(f"lf_tags.{key}", held, value),)
         version = assignment_version(held)
         if held is None:
@@ -170,7 +171,7 @@ def _grant(key: GrantKey, want: GrantState | None, have: GrantState | None) -> C
         action,
         str(resource[1]) if resource[0] != "tag_policy" else "",
         str(resource[2]) if resource[0] in ("table", "columns", "excluded") else None,
-        {"grant": grants, "revoke": revokes},
+        GrantChanges(grant=grants, revoke=revokes),
         tuple(d for d in diffs if d.before != d.after),
         live_version=None if have.predicted else version_of(have),
         reason="the default grant Lake Formation gives a new object" if have.predicted and not want.permissions else "",

@@ -19,6 +19,7 @@ from gluecat.access.meaning import live_grants, resource_text, version_of
 from gluecat.backends.lakeformation import LakeFormation
 from gluecat.changes.impact import Impact
 from gluecat.changes.model import Action, Change, Plan
+from gluecat.changes.payloads import AdminsChange, GrantChanges, TagAssignment, TagKeyChange, as_payload
 from gluecat.errors import GluecatError, PlanError
 
 if TYPE_CHECKING:
@@ -70,12 +71,12 @@ def stale_access(client: LakeFormation | None, changes: list[Change], creates: b
 
 
 def _stale_assignments(client: LakeFormation, assignments: list[Change]) -> list[str]:
-    resources = {json.dumps((c.desired or {})["resource"], sort_keys=True) for c in assignments}
+    resources = {json.dumps(as_payload(c.desired, TagAssignment)["resource"], sort_keys=True) for c in assignments}
     with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:
         now = dict(zip(resources, pool.map(lambda r: assigned_now(client, json.loads(r)), resources), strict=True))
     stale = []
     for change in assignments:
-        desired = change.desired or {}
+        desired = as_payload(change.desired, TagAssignment)
         held = now[json.dumps(desired["resource"], sort_keys=True)].get(desired["key"])
         if assignment_version(held) != change.live_version:
             stale.append(change.address)
@@ -105,12 +106,12 @@ def apply_access(
             result.gave_up(exc, stop)
 
     for change in (c for c in changes if c.kind == "lf_admins"):  # first: an administrator may create tags
-        step(change, lambda c=change: client.set_admins((c.desired or {})["admins"]))  # type: ignore[misc]
+        step(change, lambda c=change: client.set_admins(as_payload(c.desired, AdminsChange)["admins"]))  # type: ignore[misc]
     tags = [c for c in changes if c.kind == "lf_tag"]
     assignments = [c for c in changes if c.kind == "tag_assignment"]
     grants = [c for c in changes if c.kind == "grant"]
     for change in tags:
-        if change.action is not Action.DELETE and change.desired and change.desired.get("add"):
+        if change.action is not Action.DELETE and as_payload(change.desired, TagKeyChange).get("add"):
             step(change, lambda c=change: _add_values(client, c))  # type: ignore[misc]
     with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:  # one call per resource and key: in parallel
         list(pool.map(lambda c: step(c, lambda: _assign(client, c)), assignments))
@@ -129,26 +130,28 @@ def apply_access(
 
 
 def _add_values(client: LakeFormation, change: Change) -> None:
-    desired = change.desired or {}
+    desired = as_payload(change.desired, TagKeyChange)
     if change.action is Action.CREATE:
-        client.create_tag(desired["key"], desired["add"])
+        client.create_tag(desired["key"], desired.get("add", []))
     else:
-        client.update_tag(desired["key"], add=desired["add"])
+        client.update_tag(desired["key"], add=desired.get("add", []))
 
 
 def _remove_values(client: LakeFormation, change: Change) -> None:
-    desired = change.desired or {}
+    desired = as_payload(change.desired, TagKeyChange)
     if desired.get("delete_key"):
         client.delete_tag(desired["key"])
     elif desired.get("delete"):
-        client.update_tag(desired["key"], delete=desired["delete"])
+        client.update_tag(desired["key"], delete=desired.get("delete", []))
 
 
 def _assign(client: LakeFormation, change: Change) -> None:
     """AddLFTagsToResource sets one key's value and leaves the resource's other tags as they are."""
-    desired = change.desired or {}
+    desired = as_payload(change.desired, TagAssignment)
     if desired["value"] is None:
-        client.remove_tags(desired["resource"], {desired["key"]: desired["held"]})
+        held = desired.get("held")
+        assert held is not None, "a removal names the value it removes (the plan and its record check it)"
+        client.remove_tags(desired["resource"], {desired["key"]: held})
     else:
         client.add_tags(desired["resource"], {desired["key"]: desired["value"]})
 
@@ -158,7 +161,8 @@ def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dic
     entries: list[dict[str, Any]] = []
     owners: dict[str, str] = {}
     for change in grants:
-        for entry in (change.desired or {}).get(kind) or []:
+        changed = as_payload(change.desired, GrantChanges)
+        for entry in (changed.get("grant") if kind == "grant" else changed.get("revoke")) or []:
             entry_id = str(len(entries))
             owners[entry_id] = change.address
             entries.append({**entry, "Id": entry_id})

@@ -15,6 +15,7 @@ from typing import Any
 
 from gluecat.backends.base import Catalog
 from gluecat.changes.model import Action, Change
+from gluecat.changes.payloads import glue_input
 from gluecat.errors import LiveStateError
 from gluecat.kinds.glue_diff import ABSENT
 from gluecat.kinds.hive.index_diff import indexes_fingerprint
@@ -93,15 +94,16 @@ class Waiter:
 def apply_index_change(catalog: Catalog, change: Change, waiter: Waiter) -> str:
     """Carry out one index change; what it did, for the apply summary (an interrupted replace has
     only deleted: the next apply creates the index again)."""
-    assert change.table is not None and change.desired is not None
-    name = str(change.desired["IndexName"])
+    assert change.table is not None
+    index = glue_input(change.desired)
+    name = str(index["IndexName"])
     if change.action in (Action.DELETE, Action.REPLACE):
         catalog.delete_partition_index(change.database, change.table, name)
         # A name is free again only once Glue has dropped it.
         if not waiter.until(change, name, None) and change.action is Action.REPLACE:
             return "indexes deleted"
     if change.action in (Action.CREATE, Action.REPLACE):
-        catalog.create_partition_index(change.database, change.table, change.desired)
+        catalog.create_partition_index(change.database, change.table, index)
         waiter.until(change, name, "ACTIVE")
     return f"indexes {change.action.past}"
 

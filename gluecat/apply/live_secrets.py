@@ -9,13 +9,14 @@ from typing import Any
 
 from gluecat.backends.base import Catalog, Shape
 from gluecat.changes.model import Change, PartitionChanges, PartitionWrite
+from gluecat.changes.payloads import glue_input
 from gluecat.secrets import held
 
 
 def filled(change: Change, live: Callable[[], Shape | None]) -> dict[str, Any]:
     """The change's desired shape with what the saved plan held back read from `live()`."""
-    assert change.desired is not None
-    return held.fill(change.desired, live(), change.address) if held.holds(change.desired) else change.desired
+    desired = glue_input(change.desired)
+    return held.fill(desired, live(), change.address) if held.holds(desired) else desired
 
 
 def filled_glue(shape: dict[str, Any], live: Callable[[], Shape | None], address: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from gluecat.backends.base import Catalog, EntryError
 from gluecat.backends.connect import Connection
 from gluecat.changes.fingerprint import fingerprint, partition_input_of
 from gluecat.changes.model import ACCESS_KINDS, Action, Change, PartitionChanges, PartitionWrite, Plan
+from gluecat.changes.payloads import glue_input
 from gluecat.convert.partitions import created, updated
 from gluecat.errors import AccessDeniedError, ConflictError, GluecatError, PlanError, UnreachableError
 from gluecat.kinds.glue_diff import ABSENT, version_of
@@ -264,9 +265,8 @@ def _attempt(
 
 
 def _database(catalog: Catalog, change: Change) -> str:
-    assert change.desired is not None
     if change.action is Action.CREATE:
-        catalog.create_database(change.desired)
+        catalog.create_database(glue_input(change.desired))
     else:
         catalog.update_database(change.database, filled(change, lambda: catalog.database(change.database)))
     return f"databases {change.action.past}"

@@ -9,6 +9,7 @@ from functools import partial
 from gluecat.apply.live_secrets import filled, filled_glue
 from gluecat.backends.connect import Connection
 from gluecat.changes.model import Action, Change
+from gluecat.changes.payloads import DeltaWrite, IcebergCreate, IcebergRegister, IcebergUpdate, as_payload, glue_input
 from gluecat.convert.partition_index import split_indexes
 from gluecat.kinds.base import Writer
 from gluecat.kinds.registry import writer_of
@@ -32,45 +33,44 @@ def _catalog(connection: Connection, change: Change) -> None:
     if change.action is Action.DELETE:
         catalog.delete_table(change.database, table)
     elif change.action in (Action.REPLACE, Action.CREATE):
-        assert change.desired is not None
         if change.action is Action.REPLACE:
             catalog.delete_table(change.database, table)
-        catalog.create_table(change.database, *split_indexes(change.desired))
+        catalog.create_table(change.database, *split_indexes(glue_input(change.desired)))
     else:
-        assert change.desired is not None
         desired = filled(change, lambda: catalog.table(change.database, table))
         catalog.update_table(change.database, desired, change.live_version)
 
 
 def _iceberg(connection: Connection, change: Change) -> None:
-    assert change.desired is not None
     if change.action is Action.CREATE:
-        connection.iceberg.create(change.database, str(change.table), change.desired)
+        connection.iceberg.create(change.database, str(change.table), as_payload(change.desired, IcebergCreate))
     else:
-        connection.iceberg.update(change.database, str(change.table), change.desired["ops"], change.live_version)
+        ops = as_payload(change.desired, IcebergUpdate)["ops"]
+        connection.iceberg.update(change.database, str(change.table), ops, change.live_version)
 
 
 def _iceberg_register(connection: Connection, change: Change) -> None:
-    assert change.desired is not None
-    connection.iceberg.register(change.database, str(change.table), change.desired["metadata_location"])
-    if change.desired["ops"]:
-        connection.iceberg.update(change.database, str(change.table), change.desired["ops"], None)
+    desired = as_payload(change.desired, IcebergRegister)
+    connection.iceberg.register(change.database, str(change.table), desired["metadata_location"])
+    if desired["ops"]:
+        connection.iceberg.update(change.database, str(change.table), desired["ops"], None)
 
 
 def _delta(connection: Connection, change: Change) -> None:
     """The log first (create or alter), then the Glue registration that describes it."""
-    assert change.desired is not None and change.table is not None
-    location, delta, glue_input = change.desired["location"], change.desired["delta"], change.desired["glue"]
+    assert change.table is not None
+    desired = as_payload(change.desired, DeltaWrite)
+    location, delta, registration = desired["location"], desired["delta"], dict(desired["glue"])
     if "create" in delta:
         connection.delta.create(location, change.table, delta["create"])
     elif delta:
         connection.delta.alter(location, delta)
     if change.action is Action.CREATE:
-        connection.catalog.create_table(change.database, glue_input)
+        connection.catalog.create_table(change.database, registration)
     else:
         live = partial(connection.catalog.table, change.database, change.table)
-        glue_input = filled_glue(glue_input, live, change.address)
-        connection.catalog.update_table(change.database, glue_input, change.live_version)
+        registration = filled_glue(registration, live, change.address)
+        connection.catalog.update_table(change.database, registration, change.live_version)
 
 
 _WRITES: dict[Writer, Callable[[Connection, Change], None]] = {

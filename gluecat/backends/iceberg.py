@@ -27,6 +27,7 @@ from gluecat.backends.glue import static_credentials
 from gluecat.backends.iceberg_files import latest_metadata
 from gluecat.backends.iceberg_meta import FORMAT_VERSION, Op, fingerprint
 from gluecat.backends.iceberg_types import schema_of, to_iceberg
+from gluecat.changes.payloads import IcebergCreate
 from gluecat.errors import ConflictError, LiveStateError
 from gluecat.model import IcebergColumn
 from gluecat.model.hivetype import parse
@@ -117,7 +118,7 @@ class IcebergTables:
         except Exception as exc:
             raise live_error(exc, f"cannot read Iceberg metadata {metadata_location}: {exc}") from exc
 
-    def create(self, database: str, name: str, desired: dict[str, Any]) -> None:
+    def create(self, database: str, name: str, desired: IcebergCreate) -> None:
         found = self.existing_metadata(desired["location"])
         if found:
             raise LiveStateError(

@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from gluecat.changes.impact import ENGINES, Finding, Impact, impact_of, worst
+from gluecat.changes.payloads import Payload
 from gluecat.model.words import a
 
 FORMAT_VERSION = 2
@@ -71,7 +72,7 @@ class Change:
     action: Action
     database: str
     table: str | None
-    desired: dict[str, Any] | None
+    desired: Payload | None  # what apply writes: the payload type its writer reads (changes/payloads.py)
     diffs: tuple[FieldDiff, ...] = ()
     live_version: str | None = None
     reason: str = ""

@@ -18,6 +18,7 @@ from typing import Any
 
 from gluecat.backends.connect import Connection
 from gluecat.changes.model import Action, Change, FieldDiff, Plan
+from gluecat.changes.payloads import glue_input
 from gluecat.convert.parameters import is_volatile
 from gluecat.convert.shapes import CARRIED_TABLE_KEYS, TABLE_INPUT_KEYS
 from gluecat.errors import ConflictError, GluecatError, LiveStateError
@@ -129,7 +130,7 @@ def _without_later_fields(plan: Plan, address: str, live: Shape, version: Shape,
     if found is not None and (found.action is not Action.UPDATE or writer_of(found) is not Writer.CATALOG):
         return plan
     as_input = {key: live[key] for key in TABLE_INPUT_KEYS if key in live}  # the live table, writable
-    desired = copy.deepcopy(found.desired if found and found.desired else as_input)
+    desired = copy.deepcopy(glue_input(found.desired) if found and found.desired else as_input)
     removed: list[FieldDiff] = []
     for key, label in _OPTIONAL_TOP.items():
         if key in live and key not in version and key in desired:

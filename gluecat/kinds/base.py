@@ -9,7 +9,7 @@ iterate the registry (`gluecat.kinds.registry`); none of them branches on a kind
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -110,7 +110,7 @@ class Kind(Protocol[M]):
         """Whether a live catalog entry is a table of this kind (`registry.recognise` asks each kind in
         turn; Hive is what an entry is when no other kind claims it)."""
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         """How apply writes a change of this kind with this action and payload; ValueError when the
         payload is not one this kind plans (a saved plan is refused whole before apply sends anything)."""
 

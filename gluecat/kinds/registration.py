@@ -4,7 +4,7 @@ cannot be read)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gluecat.changes.model import Action, Change, PartitionChanges
@@ -30,7 +30,7 @@ class RegistrationKind:
     def claims(self, live: Shape) -> bool:
         return False  # what import cannot model becomes one: never recognised from live state
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         return Writer.CATALOG
 
     def table_input(self, table: RegistrationTable, database: Database, ignore: tuple[str, ...]) -> Shape:

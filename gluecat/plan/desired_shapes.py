@@ -1,5 +1,5 @@
-"""What each change of a saved plan must carry for apply to send it: the keys apply reads from a
-change's `desired`, by its kind (and what a table's kind writes it with), each of the type apply uses it as.
+"""What each change of a saved plan must carry for apply to send it: the payload types of
+`changes/payloads.py`, chosen by the change's kind (and for a table, by the writer its kind picks).
 
 Glue, Lake Formation and the table formats judge the rest of what is sent; a key apply itself reads
 (an Iceberg table's `location`, an index's `IndexName`, a tag's `key`) must be there and be of its
@@ -8,11 +8,25 @@ type, or a forged or damaged plan would fail half-applied with an internal error
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Mapping
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from gluecat.changes.model import Action
+from gluecat.changes.payloads import (
+    AdminsChange,
+    DeltaWrite,
+    GrantChanges,
+    IcebergCreate,
+    IcebergRegister,
+    IcebergUpdate,
+    NamedInput,
+    OptimizerWrite,
+    TagAssignment,
+    TagKeyChange,
+)
 from gluecat.kinds.base import Writer
 from gluecat.kinds.registry import kind_named
 from gluecat.model.words import a
@@ -21,123 +35,75 @@ from gluecat.text.plain import pydantic_plain
 Shape = dict[str, Any]
 
 
-class _Desired(BaseModel):
-    model_config = ConfigDict(extra="allow", strict=True)
-
-
-class _Input(_Desired):  # a database's or table's Glue input
-    Name: str
-
-
-class _IcebergCreate(_Desired):
-    location: str
-    columns: list[Shape]
-    properties: dict[str, str]
-    ops: list[Shape]
-
-
-class _IcebergRegister(_Desired):
-    metadata_location: str
-    ops: list[Shape]
-
-
-class _IcebergUpdate(_Desired):
-    ops: list[Shape]
-
-
-class _Delta(_Desired):
-    location: str
-    delta: Shape
-    glue: _Input
-
-
-class _Index(_Desired):
+@with_config(ConfigDict(extra="allow", strict=True))
+class _IndexInput(TypedDict):  # Glue's PartitionIndex: apply reads its name
     IndexName: str
-
-
-class _Optimizer(_Desired):
-    Type: Literal["compaction", "retention", "orphan_file_deletion"]
-
-
-class _OptimizerWrite(_Optimizer):
-    TableOptimizerConfiguration: Shape
-
-
-class _Tag(_Desired):
-    key: str
-    add: list[str] = []
-    delete: list[str] = []
-    delete_key: bool = False
-
-
-class _Assignment(_Desired):
-    resource: Shape
-    key: str
-    value: str | None
-    held: str | None = None
-
-    @model_validator(mode="after")
-    def _removes_what_is_held(self) -> _Assignment:
-        if self.value is None and self.held is None:
-            raise ValueError("an assignment that removes a tag names the value it removes (`held`)")
-        return self
-
-
-class _Grants(_Desired):
-    grant: list[Shape] = []
-    revoke: list[Shape] = []
-
-
-class _Admins(_Desired):
-    admins: list[str]
 
 
 _WRITES = (Action.CREATE, Action.UPDATE, Action.REPLACE, Action.REGISTER)
 
-
 # What apply reads of a table change's payload, by the writer its kind chooses (`Kind.writer`).
-_TABLE_WRITES: dict[Writer, type[_Desired]] = {
-    Writer.CATALOG: _Input,
-    Writer.ICEBERG: _IcebergUpdate,
-    Writer.ICEBERG_REGISTER: _IcebergRegister,
-    Writer.DELTA: _Delta,
+_TABLE_WRITES: dict[Writer, Any] = {
+    Writer.CATALOG: NamedInput,
+    Writer.ICEBERG: IcebergUpdate,
+    Writer.ICEBERG_REGISTER: IcebergRegister,
+    Writer.DELTA: DeltaWrite,
 }
+_OTHERS: dict[str, Any] = {
+    "index": _IndexInput,
+    "lf_tag": TagKeyChange,
+    "tag_assignment": TagAssignment,
+    "grant": GrantChanges,
+    "lf_admins": AdminsChange,
+    "optimizer": OptimizerWrite,
+}
+_ADAPTERS: dict[Any, TypeAdapter[Any]] = {}
 
 
-def _model(kind: str, table_kind: str | None, action: Action, desired: Shape | None) -> type[_Desired] | None:
-    """The model `desired` must fit; None where apply reads nothing of it (a table or database delete).
-    A table's kind says what apply writes it with (ValueError for a payload the kind never plans)."""
+def _shape(kind: str, table_kind: str | None, action: Action, desired: Mapping[str, object] | None) -> Any:
+    """The payload type `desired` must fit; None where apply reads nothing of it (a table or database
+    delete). A table's kind says what apply writes it with (ValueError for a payload it never plans)."""
     if kind == "table":
         writer = Writer.CATALOG if table_kind is None else kind_named(table_kind).writer(action, desired)
         if action is Action.DELETE:
             return None
         if writer is Writer.ICEBERG and action is Action.CREATE:
-            return _IcebergCreate
+            return IcebergCreate
         return _TABLE_WRITES[writer]
     if kind == "database" and action is Action.DELETE:
         return None
-    access: dict[str, type[_Desired]] = {
-        "index": _Index, "lf_tag": _Tag, "tag_assignment": _Assignment, "grant": _Grants, "lf_admins": _Admins,
-    }  # fmt: skip
-    if kind == "optimizer":
-        return _OptimizerWrite if action in _WRITES else _Optimizer
-    return access.get(kind, _Input)
+    return _OTHERS.get(kind, NamedInput)
 
 
-def desired_problem(kind: str, table_kind: str | None, action: Action, desired: Shape | None) -> str | None:
+def _adapter(shape: Any) -> TypeAdapter[Any]:
+    if shape not in _ADAPTERS:
+        _ADAPTERS[shape] = TypeAdapter(shape)
+    return _ADAPTERS[shape]
+
+
+def desired_problem(
+    kind: str, table_kind: str | None, action: Action, desired: Mapping[str, object] | None
+) -> str | None:
     """Why apply could not send `desired` as this change, or None when it can."""
     try:
-        model = _model(kind, table_kind, action, desired)
+        shape = _shape(kind, table_kind, action, desired)
     except ValueError as exc:
         return str(exc)
-    if model is None:
+    if shape is None:
         return None
     if desired is None:
         return f"{a(kind)} {action.value} carries nothing to write"
     try:
-        model.model_validate(desired)
+        _adapter(shape).validate_python(desired)
+        if shape is DeltaWrite:  # and the Glue entry it registers
+            _adapter(NamedInput).validate_python(desired["glue"])
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(part) for part in ("desired", *first["loc"]))
+        inside = ("glue",) if shape is DeltaWrite and not first["loc"] else ()
+        where = ".".join(str(part) for part in ("desired", *inside, *first["loc"]))
         return f"{where}: {pydantic_plain(first['msg'])}"
+    if shape is TagAssignment and desired.get("value") is None and desired.get("held") is None:
+        return "desired: an assignment that removes a tag names the value it removes (`held`)"
+    if shape is OptimizerWrite and action in _WRITES and "TableOptimizerConfiguration" not in desired:
+        return "desired.TableOptimizerConfiguration: Field required"
     return None

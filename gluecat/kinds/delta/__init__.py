@@ -3,11 +3,12 @@ of its schema for engines that read Glue. Created and evolved through deltalake,
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from gluecat.changes import impact
 from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.changes.payloads import DeltaWrite
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
@@ -44,7 +45,7 @@ class DeltaKind:
         provider = (live.get("Parameters") or {}).get("spark.sql.sources.provider", "")
         return registered_for_athena(live) or str(provider).lower() == "delta"
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         """The log first, then the Glue entry, for a create or an update; Glue alone deletes."""
         if action is Action.UPDATE and not isinstance((desired or {}).get("delta"), list | dict):
             raise ValueError("a delta update carries no `delta`")
@@ -141,7 +142,7 @@ def delta_change(
         if live is not None:
             refusals.append(_no_log(address, model.location, live))
             return None
-        desired = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
+        desired: DeltaWrite = {"location": model.location, "delta": {"create": creation_spec(model)}, "glue": glue}
         return Change(address, "table", Action.CREATE, database.name, model.name, desired,
                       live_version=ABSENT, table_kind="delta")  # fmt: skip
     if live is None:
@@ -150,7 +151,7 @@ def delta_change(
             refusals.append(f"{address}: the Delta log at {model.location} differs from the YAML and is never"
                             " overwritten: " + "; ".join(mismatches))  # fmt: skip
             return None
-        desired = {"location": model.location, "delta": {}, "glue": glue}
+        desired = DeltaWrite(location=model.location, delta={}, glue=glue)
         return Change(address, "table", Action.CREATE, database.name, model.name, desired, live_version=ABSENT,
                       table_kind="delta", reason="registers the existing Delta log")  # fmt: skip
     result = diff_delta(model, log)
@@ -160,7 +161,7 @@ def delta_change(
     glue_diffs = [d for d in hive_diffs(live, glue) if d.path not in shown]
     if not result.ops and not glue_diffs:
         return None
-    desired = {"location": model.location, "delta": result.ops, "glue": merge_table_input(live, glue)}
+    desired = DeltaWrite(location=model.location, delta=result.ops, glue=merge_table_input(live, glue))
     findings = impact.lake_column_drops("Delta", dropped_columns(result.diffs))
     return Change(address, "table", Action.UPDATE, database.name, model.name, desired,
                   (*result.diffs, *glue_diffs), live_version=version_of(live), table_kind="delta",

@@ -3,7 +3,7 @@ keys, partitions, projection, partition indexes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gluecat.changes.impact import kind_change
@@ -32,7 +32,7 @@ class HiveKind:
     def claims(self, live: Shape) -> bool:
         return True  # a Glue or metastore table no other kind claims: asked last
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         return Writer.CATALOG
 
     def table_input(self, table: HiveTable, database: Database, ignore: tuple[str, ...]) -> Shape:

@@ -3,11 +3,12 @@ Created, evolved and re-registered through pyiceberg commits, never by rewriting
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from gluecat.backends.registry import capabilities
 from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
+from gluecat.changes.payloads import IcebergCreate, IcebergRegister, IcebergUpdate
 from gluecat.convert.locations import lake_location, slashless
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
@@ -49,7 +50,7 @@ class IcebergKind:
     def claims(self, live: Shape) -> bool:
         return registered_as_iceberg(live)
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         """pyiceberg creates, registers and commits; Glue alone deletes, and repairs a registration
         that no longer says Iceberg (an update carrying a TableInput, not `ops`)."""
         if action is Action.REGISTER:
@@ -199,7 +200,7 @@ def iceberg_change(
             refusals.append(f"{address}: no location: set `location`, the catalog's `warehouse` or the database's")
             return None
         properties = {k: v for k, v in desired_properties(model).items() if v is not None}
-        desired = {
+        desired: IcebergCreate = {
             "location": location,
             "columns": [c.model_dump() for c in model.columns],
             "properties": properties,
@@ -221,8 +222,9 @@ def iceberg_change(
         return format_upgrade(address, database.name, model.name, metadata, result.upgrade)
     if not result.ops:
         return None
+    update: IcebergUpdate = {"ops": result.ops}
     return Change(
-        address, "table", Action.UPDATE, database.name, model.name, {"ops": result.ops}, tuple(result.diffs),
+        address, "table", Action.UPDATE, database.name, model.name, update, tuple(result.diffs),
         live_version=iceberg_fingerprint(metadata), table_kind="iceberg", drops=result.destructive,
         findings=column_findings(result), reason=upgrade_waits(result.upgrade) if result.upgrade else "",
     )  # fmt: skip
@@ -235,10 +237,10 @@ def format_upgrade(address: str, database: str, name: str, metadata: TableMetada
     from gluecat.kinds.iceberg.format_version import V3, irreversible, upgrade_finding
 
     before = metadata.format_version
-    ops = [{"op": "upgrade_format_version", "version": version}]
+    upgrade: IcebergUpdate = {"ops": [{"op": "upgrade_format_version", "version": version}]}
     diff = FieldDiff("properties.format-version", str(before), str(version))
     return Change(
-        address, "table", Action.UPDATE, database, name, {"ops": ops}, (diff,),
+        address, "table", Action.UPDATE, database, name, upgrade, (diff,),
         live_version=iceberg_fingerprint(metadata), table_kind="iceberg", reason=irreversible(version),
         findings=(upgrade_finding(before, version),) if version >= V3 else (),
     )  # fmt: skip
@@ -268,7 +270,7 @@ def iceberg_register(
     assert model.name is not None
     result = diff_iceberg(model, metadata)
     refusals.extend(f"{database.name}.{model.name}: {reason}" for reason in result.refusals)
-    desired = {"metadata_location": metadata_location, "ops": result.ops}
+    desired: IcebergRegister = {"metadata_location": metadata_location, "ops": result.ops}
     waits = f"; {upgrade_waits(result.upgrade)}" if result.upgrade else ""
     return Change(
         f"{database.name}.{model.name}", "table", Action.REGISTER, database.name, model.name, desired,

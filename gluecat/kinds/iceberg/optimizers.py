@@ -20,6 +20,7 @@ from typing import Any
 
 from gluecat.changes.impact import Finding, Impact
 from gluecat.changes.model import Action, Change, FieldDiff, Kind
+from gluecat.changes.payloads import OptimizerWrite
 from gluecat.convert.locations import slashless
 from gluecat.kinds.glue_diff import ABSENT
 from gluecat.model.optimizers import OPTIMIZER_TYPES, Optimizers, OptimizerType
@@ -122,7 +123,8 @@ def optimizer_changes(
         if kind not in wanted:
             if before is not None:
                 yield Change(
-                    address, KIND, Action.DELETE, database, table, {"Type": kind}, live_version=fingerprint(before),
+                    address, KIND, Action.DELETE, database, table, OptimizerWrite(Type=kind),
+                    live_version=fingerprint(before),
                     reason="not under optimizers:", findings=(Finding("optimizer-removed", Impact.SAFE,
                     f"Glue stops running {kind} on this table: {_REMOVED[kind]}"),),
                 )  # fmt: skip
@@ -139,7 +141,8 @@ def optimizer_changes(
             continue
         action = Action.CREATE if before is None else Action.UPDATE
         yield Change(
-            address, KIND, action, database, table, {"Type": kind, "TableOptimizerConfiguration": desired}, diffs,
+            address, KIND, action, database, table, OptimizerWrite(Type=kind, TableOptimizerConfiguration=desired),
+            diffs,
             live_version=fingerprint(before), findings=tuple(_findings(kind, was, after)),
         )  # fmt: skip
 

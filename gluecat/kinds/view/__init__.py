@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gluecat.changes import impact
@@ -47,7 +47,7 @@ class ViewKind:
     def claims(self, live: Shape) -> bool:
         return live.get("TableType") == "VIRTUAL_VIEW"
 
-    def writer(self, action: Action, desired: Shape | None) -> Writer:
+    def writer(self, action: Action, desired: Mapping[str, object] | None) -> Writer:
         return Writer.CATALOG
 
     def table_input(self, table: ViewTable, database: Database, ignore: tuple[str, ...]) -> Shape:
