@@ -22,7 +22,6 @@ from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.cli.planning import apply_and_report, render, warn_finding
 from gluecat.errors import ExitCode, GluecatError
 from gluecat.history import steps
-from gluecat.history.prune import TableVersions, prune, prune_candidates
 from gluecat.plan import saved, serialize
 from gluecat.plan.identity import catalog_binding
 from gluecat.plan.planner import load_checked
@@ -219,7 +218,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
     with connect(project) as connection:
         connection.versions("prune-versions")
         with progress.status(stderr, "reading table versions") as update:
-            tables = prune_candidates(project, connection, targets, keep, update)
+            tables = steps.prune_candidates(project, connection, targets, keep, update)
         if not tables:
             stdout.print(f"No versions to delete: every table keeps {keep} or fewer.", markup=False)
             return ExitCode.OK
@@ -236,7 +235,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
             stdout.print("Prune cancelled; nothing was deleted.", markup=False)
             return ExitCode.ERROR
         stop = signals.enter_context(stop_on_signals(lambda text: stderr.print(text, markup=False)))
-        result = prune(connection, tables, lambda _: not stop.is_set())
+        result = steps.prune(connection, tables, lambda _: not stop.is_set())
     for address, error in result.failures:
         stderr.print(f"failed {address} version {error.values[0]}: {error.code}: {error.message}", markup=False)
     stdout.print(f"Deleted {counted(result.deleted, 'version')} in {counted(result.calls, 'call')}.", markup=False)
@@ -246,7 +245,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
     return ExitCode.ERROR if result.failures else ExitCode.OK
 
 
-def _prune_line(table: TableVersions) -> str:
+def _prune_line(table: steps.TableVersions) -> str:
     return (
         f"  - {table.address}: delete {counted(len(table.delete), 'version')} ({_ranges(table.delete)}),"
         f" keep {_ranges(table.kept)} (current {table.current})"

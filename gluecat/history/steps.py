@@ -1,6 +1,6 @@
-"""The steps of `gluecat history` and `gluecat rollback` that are not the command line's: each takes
-plain arguments and returns what the command shows, or raises GluecatError; the command asks,
-prints and maps outcomes to exit codes between them (gluecat/cli/history_run.py).
+"""The steps of `gluecat history`, `rollback` and `prune-versions` that are not the command line's:
+each takes plain arguments and returns what the command shows, or raises GluecatError; the command
+asks, prints and maps outcomes to exit codes between them (gluecat/cli/history_run.py).
 
 A rollback reads the version as import would write it (its YAML, the file's own directives kept),
 plans it like any plan, and writes the table's file as import writes one."""
@@ -21,6 +21,9 @@ from gluecat.changes.model import Plan
 from gluecat.errors import GluecatError
 from gluecat.history.listing import History as History  # what `gluecat history` prints
 from gluecat.history.listing import is_iceberg, table_history
+from gluecat.history.prune import TableVersions as TableVersions  # prune-versions: what it deletes, how
+from gluecat.history.prune import prune as prune
+from gluecat.history.prune import prune_candidates as prune_candidates
 from gluecat.history.rollback import (
     ICEBERG_REFUSAL,
     SnapshotRollback,
