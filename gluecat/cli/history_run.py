@@ -1,4 +1,5 @@
-"""The bodies of `gluecat history`, `rollback` and `prune-versions` (gluecat/cli/history.py declares them)."""
+"""The bodies of `gluecat history`, `rollback` and `prune-versions` (gluecat/cli/history.py declares them):
+they ask, print and exit; their steps are gluecat/history/steps.py's."""
 
 from __future__ import annotations
 
