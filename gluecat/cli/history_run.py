@@ -23,8 +23,8 @@ from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.cli.planning import apply_and_report, render, warn_finding
 from gluecat.errors import ExitCode, GluecatError
 from gluecat.history import steps
-from gluecat.plan import saved, serialize
-from gluecat.plan.identity import catalog_binding
+from gluecat.plan import saved
+from gluecat.plan.identity import save_plan
 from gluecat.plan.planner import load_checked
 from gluecat.project.load import Project
 from gluecat.project.targets import Targets
@@ -122,7 +122,7 @@ def _version(project: Project, connection: Connection, request: Rollback, live: 
     with progress.status(stderr, "reading the live catalog") as update:
         plan = steps.plan_version(project, connection, database, version, update)
     if request.out:
-        saved.write(request.out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
+        save_plan(request.out, plan, project, connection)
         render(plan, "human", request.allow_destroy)
         stderr.print(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",

@@ -22,7 +22,7 @@ from gluecat.errors import ExitCode, GluecatError
 from gluecat.lint.rules import Finding
 from gluecat.plan import saved, serialize
 from gluecat.plan.gate import gate_refusal
-from gluecat.plan.identity import catalog_binding
+from gluecat.plan.identity import save_plan
 from gluecat.plan.planner import load_checked, make_plan
 from gluecat.project.load import CATALOG_FILE, Project
 from gluecat.project.root import project_root
@@ -66,7 +66,7 @@ def plan_command(
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
-            saved.write(out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
+            save_plan(out, plan, project, connection)
             stderr.print(
                 f"Saved the plan to {out}; apply it with `gluecat apply {shlex.quote(str(out))}`.", markup=False
             )
