@@ -282,7 +282,7 @@ def import_(
     env: EnvOption = None,
 ) -> None:
     """Write YAML for live databases and tables, so that the next plan shows no changes."""
-    from gluecat.adopt.catalog import Selection
+    from gluecat.adopt.importing import Selection
     from gluecat.cli.importing import import_command
 
     selection = Selection(tuple(database or ()), tuple(table or ()), partitions)

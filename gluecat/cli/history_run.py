@@ -1,4 +1,5 @@
-"""The bodies of `gluecat history`, `rollback` and `prune-versions` (gluecat/cli/history.py declares them)."""
+"""The bodies of `gluecat history`, `rollback` and `prune-versions` (gluecat/cli/history.py declares them):
+they ask, print and exit; their steps are gluecat/history/steps.py's."""
 
 from __future__ import annotations
 
@@ -13,9 +14,6 @@ from typing import Any
 
 import typer
 
-from gluecat.adopt.refs import References
-from gluecat.adopt.table import adopt_table
-from gluecat.adopt.yamlout import dump
 from gluecat.apply.run import refuse_destruction, verify_unchanged
 from gluecat.backends.connect import Connection, connect
 from gluecat.cli import progress
@@ -24,35 +22,15 @@ from gluecat.cli.interrupt import stop_on_signals
 from gluecat.cli.output import print_json, stderr, stdout
 from gluecat.cli.planning import apply_and_report, render, warn_finding
 from gluecat.errors import ExitCode, GluecatError
-from gluecat.history.listing import History, is_iceberg, table_history
-from gluecat.history.prune import TableVersions, prune, prune_candidates
-from gluecat.history.rollback import (
-    ICEBERG_REFUSAL,
-    project_database,
-    roll_back_snapshot,
-    rollback_plan,
-    snapshot_rollback,
-    table_file,
-)
-from gluecat.kinds.registry import kind_of
-from gluecat.model import TABLE_MODELS
-from gluecat.model.suggest import closest, either
-from gluecat.model.table import Table, as_table
-from gluecat.plan import saved, serialize
-from gluecat.plan.identity import catalog_binding
+from gluecat.history import steps
+from gluecat.plan import saved
+from gluecat.plan.identity import save_plan
 from gluecat.plan.planner import load_checked
 from gluecat.project.load import Project
 from gluecat.project.targets import Targets
 from gluecat.render.text import value
 from gluecat.secrets import redact
-from gluecat.secrets.files import confined, write_inside
 from gluecat.text.plain import counted
-
-HEADER = (
-    "# Rolled back by gluecat rollback to Glue version {version}. Edit freely: gluecat plan shows what edits change.\n"
-)
-# What the table's file says about how gluecat treats it, not what Glue holds: kept as written.
-KEPT_KEYS = ("partitions", "lint", "allow_breaking", "partition_schema", "skip_archive")
 
 
 def _require_terminal(command: str) -> None:
@@ -65,28 +43,13 @@ def _confirmed(command: str, question: str) -> bool:
     return typer.confirm(question, default=False)
 
 
-def _missing(project: Project, connection: Connection, database: str, name: str, why: str) -> GluecatError:
-    """`sales.ordrs is not in the catalog: did you mean 'sales.orders'?`, from the project's tables and Glue's."""
-    address = f"{database}.{name}"
-    names = {f"{d.name}.{t.name}" for d in project.databases for t in d.tables}
-    if connection.catalog.database(database) is not None:
-        names |= {f"{database}.{t['Name']}" for t in connection.catalog.tables(database)}
-    close = closest(address, sorted(names))
-    hint = f": did you mean {either(close)}?" if close else why
-    return GluecatError(f"{address} is not in the catalog{hint}")
-
-
 # history
 
 
 def history_command(root: Path, address: str, output_format: str, limit: int, page: int, env: str | None) -> int:
     database, name = split_address(address)
     project = load_checked(root, warn_finding, env)
-    with connect(project) as connection:
-        connection.versions("history")
-        if connection.catalog.table(database, name) is None:
-            raise _missing(project, connection, database, name, "")
-        found = table_history(connection, database, name, limit, page)
+    found = steps.read_history(project, database, name, limit, page)
     if output_format == "json":
         print_json(json.loads(json.dumps(found.as_json(), default=str)))
         return ExitCode.OK
@@ -94,7 +57,7 @@ def history_command(root: Path, address: str, output_format: str, limit: int, pa
     return ExitCode.OK
 
 
-def _print_history(found: History, limit: int, page: int) -> None:
+def _print_history(found: steps.History, limit: int, page: int) -> None:
     first = (page - 1) * limit + 1
     shown = f"{first}-{first + len(found.versions) - 1}" if found.versions else "none"
     stdout.print(
@@ -144,49 +107,35 @@ def rollback_command(root: Path, request: Rollback, env: str | None) -> int:
     if request.out:
         saved.check_destination(request.out)
     project = load_checked(root, warn_finding, env, Targets.parse([request.address]))
-    project_database(project, database)
-    if request.write_yaml:  # refused now, not after Glue was rolled back
-        confined(project.root, _yaml_path(project, database, name))
+    steps.check_rollback(project, database, name, request.write_yaml)
     if not request.auto_approve and not request.out:
         _require_terminal("rollback")
-    with connect(project) as connection:
-        connection.versions("rollback")
-        live = connection.catalog.table(database, name)
-        if live is None:
-            raise _missing(project, connection, database, name, ": there is nothing to roll back")
+    with steps.live_table(project, database, name) as (connection, live):
         if request.to_snapshot is not None:
-            return _snapshot(connection, request, database, name, live)
-        if is_iceberg(live):
-            raise GluecatError(ICEBERG_REFUSAL.format(address=request.address))
-        return _version(project, connection, request, database, name, live)
+            return _snapshot(connection, request, live)
+        return _version(project, connection, request, live)
 
 
-def _version(
-    project: Project, connection: Connection, request: Rollback, database: str, name: str, live: dict[str, Any]
-) -> int:
-    wanted = str(request.to_version)
-    if str(live.get("VersionId")) == wanted:
-        raise GluecatError(f"{request.address} is at version {wanted} already")
-    version = connection.versions("rollback").table_version(database, name, wanted)
-    if version is None:
-        raise GluecatError(f"{request.address} has no version {wanted} (`gluecat history` lists those Glue keeps)")
-    data = _version_data(project, connection, database, name, version["Table"])
-    model = _model(data, name)
+def _version(project: Project, connection: Connection, request: Rollback, live: dict[str, Any]) -> int:
+    database, _ = split_address(request.address)
+    version = steps.version_to_write(project, connection, request.address, live, request.to_version)
     with progress.status(stderr, "reading the live catalog") as update:
-        plan = rollback_plan(project, connection, database, model, wanted, update, version["Table"])
+        plan = steps.plan_version(project, connection, database, version, update)
     if request.out:
-        saved.write(request.out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
+        save_plan(request.out, plan, project, connection)
         render(plan, "human", request.allow_destroy)
         stderr.print(
             f"Saved the plan to {request.out}; apply it with `gluecat apply {shlex.quote(str(request.out))}`.",
             markup=False,
         )
-        _yaml_step(project, request, database, name, data, kind_of(model).evolves, saved_plan=request.out)
+        _yaml_step(project, request, version, saved_plan=request.out)
         return ExitCode.OK
     render(plan, "human", request.allow_destroy)
     if not plan.has_changes:
-        stdout.print(f"{request.address} already means what version {wanted} held: nothing to write.", markup=False)
-        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
+        stdout.print(
+            f"{request.address} already means what version {version.wanted} held: nothing to write.", markup=False
+        )
+        _yaml_step(project, request, version)
         return ExitCode.OK
     refuse_destruction(plan, request.allow_destroy)
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
@@ -195,56 +144,18 @@ def _version(
     verify_unchanged(connection, plan, creates=False)
     code = apply_and_report(connection, plan)
     if code == 0:
-        _yaml_step(project, request, database, name, data, kind_of(model).evolves)
+        _yaml_step(project, request, version)
     return code
 
 
-def _version_data(
-    project: Project, connection: Connection, database: str, name: str, table: dict[str, Any]
-) -> dict[str, Any]:
-    """The table file's data for the version, as import would write it, with the file's own directives."""
-    database_model = project_database(project, database).model
-    adopted = adopt_table(connection, database_model, table, tuple(project.config.ignore_parameters), False)
-    data = dict(adopted.data)
-    data.pop("partitions", None)
-    existing = table_file(project, database, name)
-    if existing is not None and isinstance(existing.source.data, dict):
-        data.update({k: existing.source.data[k] for k in KEPT_KEYS if k in existing.source.data})
-    return data
-
-
-def _model(data: dict[str, Any], name: str) -> Table:
-    planned = {k: v for k, v in data.items() if k != "partitions"}  # a rollback leaves partitions alone
-    kind = TABLE_MODELS[str(planned.get("format", "hive"))]
-    table = as_table(kind.model_validate({**planned, "name": name}))
-    if table is None:
-        raise GluecatError(f"{name}: its version is not a table gluecat can write back")
-    return table
-
-
-def _yaml_path(project: Project, database: str, name: str) -> Path:
-    return project.root / database / "tables" / f"{name}.yaml"
-
-
-def _yaml_step(
-    project: Project,
-    request: Rollback,
-    database: str,
-    name: str,
-    data: dict[str, Any],
-    evolves: bool,
-    saved_plan: Path | None = None,
-) -> None:
+def _yaml_step(project: Project, request: Rollback, version: steps.Version, saved_plan: Path | None = None) -> None:
     """`saved_plan`: the rollback is saved, not applied: the file is ahead of the catalog until it is."""
-    path = _yaml_path(project, database, name)
+    database, name = split_address(request.address)
+    path = steps.table_path(project, database, name)
     once = f"once `gluecat apply {shlex.quote(str(saved_plan))}` has run, " if saved_plan else ""
     if request.write_yaml:
-        # As import writes it: an environment's values as ${var.NAME}, secret-looking ones as ${env.NAME}.
-        references = References(project.config.vars)
-        header = _schema_comment(path) + HEADER.format(version=request.to_version)
-        text = dump(references.apply(data, f"{database}.{name}"), header)
-        write_inside(project.root, path, text)
-        for secret in references.secrets:
+        written = steps.write_version_file(project, database, name, version.data, request.to_version)
+        for secret in written.secrets:
             stdout.print(
                 f"Set {secret.variable} before the next plan: the file names it for {secret.where}.", markup=False
             )
@@ -256,7 +167,7 @@ def _yaml_step(
     if not path.exists():
         stdout.print(f"The project has no file for {database}.{name}: --write-yaml writes one at {path}.", markup=False)
         return
-    if not evolves:  # a registration: plans create it when missing and never change it
+    if not version.evolves:  # a registration: plans create it when missing and never change it
         stdout.print(
             f"{path} still carries the registration as it was; plans leave a registration as it is, so the"
             " rollback stands: rerun with --write-yaml to record the version in the file.",
@@ -270,22 +181,12 @@ def _yaml_step(
     )
 
 
-def _schema_comment(path: Path) -> str:
-    """The file's `# yaml-language-server: $schema=...` line (as `gluecat init` writes it), kept on top."""
-    try:
-        first = path.read_text(encoding="utf-8").split("\n", 1)[0]
-    except (OSError, UnicodeDecodeError):
-        return ""
-    return first + "\n" if first.startswith("# yaml-language-server:") else ""
-
-
-def _snapshot(connection: Connection, request: Rollback, database: str, name: str, live: dict[str, Any]) -> int:
-    if not is_iceberg(live):
-        raise GluecatError(f"{request.address} is not an Iceberg table: roll it back with --to-version N")
+def _snapshot(connection: Connection, request: Rollback, live: dict[str, Any]) -> int:
+    steps.require_iceberg(request.address, live)
     if request.out:
         raise GluecatError("--out saves a Glue plan; a snapshot rollback is one Iceberg commit: run it without --out")
     assert request.to_snapshot is not None
-    planned = snapshot_rollback(connection, database, name, request.to_snapshot)
+    planned = steps.snapshot_to_roll_back(connection, request.address, request.to_snapshot)
     stdout.print(
         f"Rollback {planned.address} from snapshot {planned.current} to {planned.target}, undoing"
         f" {counted(len(planned.undone), 'commit')}:",
@@ -296,7 +197,7 @@ def _snapshot(connection: Connection, request: Rollback, database: str, name: st
     if not request.auto_approve and not _confirmed("rollback", "Roll back?"):
         stdout.print("Rollback cancelled; nothing was changed.", markup=False)
         return ExitCode.ERROR
-    roll_back_snapshot(connection, planned)
+    steps.roll_back_snapshot(connection, planned)
     stdout.print(f"Rolled {planned.address} back to snapshot {planned.target}.", markup=False)
     return ExitCode.OK
 
@@ -318,7 +219,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
     with connect(project) as connection:
         connection.versions("prune-versions")
         with progress.status(stderr, "reading table versions") as update:
-            tables = prune_candidates(project, connection, targets, keep, update)
+            tables = steps.prune_candidates(project, connection, targets, keep, update)
         if not tables:
             stdout.print(f"No versions to delete: every table keeps {keep} or fewer.", markup=False)
             return ExitCode.OK
@@ -335,7 +236,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
             stdout.print("Prune cancelled; nothing was deleted.", markup=False)
             return ExitCode.ERROR
         stop = signals.enter_context(stop_on_signals(lambda text: stderr.print(text, markup=False)))
-        result = prune(connection, tables, lambda _: not stop.is_set())
+        result = steps.prune(connection, tables, lambda _: not stop.is_set())
     for address, error in result.failures:
         stderr.print(f"failed {address} version {error.values[0]}: {error.code}: {error.message}", markup=False)
     stdout.print(f"Deleted {counted(result.deleted, 'version')} in {counted(result.calls, 'call')}.", markup=False)
@@ -345,7 +246,7 @@ def _prune(project: Project, keep: int, targets: Targets, auto_approve: bool, si
     return ExitCode.ERROR if result.failures else ExitCode.OK
 
 
-def _prune_line(table: TableVersions) -> str:
+def _prune_line(table: steps.TableVersions) -> str:
     return (
         f"  - {table.address}: delete {counted(len(table.delete), 'version')} ({_ranges(table.delete)}),"
         f" keep {_ranges(table.kept)} (current {table.current})"

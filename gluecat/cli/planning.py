@@ -11,6 +11,7 @@ import typer
 
 from gluecat.apply.access import refuse_revocation
 from gluecat.apply.run import ApplyResult, Failure, apply_plan, refuse_destruction, verify_unchanged, work_units
+from gluecat.apply.saved import check_saved, open_saved
 from gluecat.backends.connect import Connection, connect
 from gluecat.backends.denied import denial_message
 from gluecat.changes.model import Plan
@@ -21,9 +22,9 @@ from gluecat.errors import ExitCode, GluecatError
 from gluecat.lint.rules import Finding
 from gluecat.plan import saved, serialize
 from gluecat.plan.gate import gate_refusal
-from gluecat.plan.identity import catalog_binding
+from gluecat.plan.identity import save_plan
 from gluecat.plan.planner import load_checked, make_plan
-from gluecat.project.load import CATALOG_FILE, Project, load_project
+from gluecat.project.load import CATALOG_FILE, Project
 from gluecat.project.root import project_root
 from gluecat.project.targets import Targets
 from gluecat.render import human, markdown
@@ -65,7 +66,7 @@ def plan_command(
     with connect(project) as connection:
         plan = _plan_live(project, connection, targets)
         if out:
-            saved.write(out, serialize.without_env_secrets(plan), catalog_binding(project, connection))
+            save_plan(out, plan, project, connection)
             stderr.print(
                 f"Saved the plan to {out}; apply it with `gluecat apply {shlex.quote(str(out))}`.", markup=False
             )
@@ -105,29 +106,13 @@ def apply_command(
 
 
 def _apply_saved(path: Path, allow_destroy: bool, env: str | None, targets: Targets, allow_revoke: bool) -> int:
-    masked_plan, binding = saved.read(path)
-    plan = serialize.with_env_secrets(masked_plan)
-    if env and env != plan.env:
-        raise GluecatError(f"{path} was planned for environment {plan.env or '(none)'}, not {env}: plan again")
-    if targets.texts() and sorted(targets.texts()) != sorted(plan.targets):
-        planned = " ".join(f"--target {t}" for t in plan.targets) or "no --target"
-        raise GluecatError(
-            f"{path} applies as it was planned ({planned}): a saved plan cannot be narrowed; plan again"
-            f" with {' '.join(f'--target {t}' for t in targets.texts())} --out {path}"
-        )
-    root = Path(binding.root)
-    if not (root / CATALOG_FILE).is_file():
-        raise GluecatError(
-            f"{path} was made for the catalog project at {root}, which is not there: make the plan again"
-        )
-    project = load_project(root, plan.env)
-    render(plan, "human", allow_destroy)
-    refuse_destruction(plan, allow_destroy)
-    refuse_revocation(plan, allow_revoke)
-    with ExitStack() as until_closed, connect(project) as connection:
-        saved.check_binding(path, binding, catalog_binding(project, connection))
-        verify_unchanged(connection, plan)
-        return apply_and_report(connection, plan, until_closed)
+    opened = open_saved(path, env, targets)
+    render(opened.plan, "human", allow_destroy)
+    refuse_destruction(opened.plan, allow_destroy)
+    refuse_revocation(opened.plan, allow_revoke)
+    with ExitStack() as until_closed, connect(opened.project) as connection:
+        check_saved(connection, opened)
+        return apply_and_report(connection, opened.plan, until_closed)
 
 
 def _require_terminal() -> None:

@@ -6,23 +6,8 @@ from pathlib import Path
 
 from gluecat.cli.output import print_json, stdout
 from gluecat.errors import ExitCode
-from gluecat.lint.rules import ENV_UNSET_RULE, SCHEMA_RULE, Finding, lint
-from gluecat.project.load import load_partial
+from gluecat.lint.project import findings_for
 from gluecat.text.plain import counted
-
-
-def findings_for(root: Path, env: str | None = None) -> tuple[list[Finding], tuple[int, int]]:
-    """Every finding for a project (lint runs on the files that loaded), and its counts.
-
-    Secrets (`${env.NAME}`) need not be set: validate says which were not, and checks the rest."""
-    project, errors = load_partial(root, env, secrets_required=False)
-    findings = [Finding(e.position, "error", SCHEMA_RULE, e.message) for e in errors]
-    if project is None:
-        return findings, (0, 0)
-    findings += [Finding(e.position, "warning", ENV_UNSET_RULE, e.message) for e in project.unset_secrets]
-    findings += lint(project)
-    findings.sort(key=lambda f: (str(f.position.path), f.position.line, f.position.column))
-    return findings, (len(project.databases), project.table_count())
 
 
 def validate(root: Path, output_format: str, env: str | None = None) -> int:

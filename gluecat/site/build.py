@@ -27,3 +27,17 @@ def load(root: Path, env: str | None) -> Project:
     """The project as the docs show it: `${env.NAME}` secrets need not be set (a docs build in CI
     has none), and their values never reach the site."""
     return load_project(root, env, secrets_required=False)
+
+
+def project_document(root: Path, env: str | None, live: bool) -> dict[str, Any]:
+    """The project's document; `live`: with what the live catalog knows (partition counts, versions,
+    what it holds undeclared)."""
+    project = load(root, env)
+    facts, views = None, None
+    if live:
+        from gluecat.backends.connect import connect
+        from gluecat.site.live import read_facts
+
+        with connect(project) as connection:
+            facts, views = read_facts(project, connection)
+    return document_of(project, facts, views)

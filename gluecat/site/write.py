@@ -82,3 +82,8 @@ def _script(path: Path, head: str, data: Any, tail: str) -> None:
     # `</` could end an inline script, and U+2028/2029 end lines in older JavaScript: escape them.
     text = _json(data).replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     path.write_text(head + text + tail, encoding="utf-8")
+
+
+def write_json(document: dict[str, Any], out: Path) -> None:
+    """The whole document as one JSON file (`gluecat docs --format json --out FILE`)."""
+    out.write_text(json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")

@@ -37,7 +37,7 @@ import boto3
 import pytest
 
 from gluecat.backends.permissions import Command, ProjectScope, needed, policy
-from gluecat.cli.iam_policy import project_scope
+from gluecat.backends.policy import project_scope
 from gluecat.project.load import load_project
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import copy_example, gluecat

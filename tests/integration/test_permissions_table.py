@@ -15,7 +15,7 @@ import botocore.client
 import pytest
 
 from gluecat.backends.permissions import COMMANDS, needed
-from gluecat.cli.iam_policy import project_scope
+from gluecat.backends.policy import project_scope
 from gluecat.project.load import load_project
 from gluecat.sandbox.server import LocalGlue
 from tests.integration.helpers import copy_example, gluecat

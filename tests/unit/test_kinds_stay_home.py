@@ -19,7 +19,7 @@ KIND_OBJECTS = {"HIVE", "ICEBERG", "DELTA", "VIEW", "REGISTRATION"}
 # A comparison with a backend (`config.backend == "hive"`) is the backends' business, not counted here.
 STILL_BRANCHING = {
     # Which S3 permissions a lake format's tables need: iam-policy should ask the kind.
-    "gluecat/cli/iam_policy.py": 2,
+    "gluecat/backends/policy.py": 2,
     # A registration's TableInput checked for the engines: a view's texts.
     "gluecat/project/engine_check.py": 1,
     # The local Glue emulates AWS, which recognises an Iceberg table by its own marks.
