@@ -18,6 +18,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gluecat.model.backend_settings import (
     FIELD,
+    KEYS,
     BackendSettings,
     GlueSettings,
     expected_backends,
@@ -121,8 +122,8 @@ class Environment(SharedSettings):
     A key it writes overrides the catalog's; its backend's own keys are those of its `backend`, else
     of the catalog's backend."""
 
-    connection: BackendSettings = Field(
-        default_factory=lambda: GlueSettings(), description="This environment's backend and its own keys"
+    connection: BackendSettings | None = Field(
+        None, description="This environment's backend and its own keys (None: the catalog's, as they are)"
     )
     vars: dict[VarName, str] = Field(
         default_factory=dict, description="Values for ${var.NAME}, added to or overriding the catalog's vars"
@@ -131,7 +132,10 @@ class Environment(SharedSettings):
     @model_validator(mode="before")
     @classmethod
     def _fold(cls, data: Any) -> Any:
-        return data if isinstance(data, dict) and FIELD in data else fold(data)
+        """Alone (not in a catalog, which folds with its own backend), a backend's keys with glue's."""
+        if not isinstance(data, dict) or FIELD in data or not any(key in data for key in KEYS):
+            return data
+        return fold(data)
 
     def overrides(self) -> dict[str, Any]:
         """The shared connection keys this environment writes (null overrides nothing)."""

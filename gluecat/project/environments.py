@@ -61,7 +61,9 @@ def effective(config: CatalogConfig, name: str) -> CatalogConfig:
     return config.model_copy(update=overrides)
 
 
-def _merged(catalog: BackendSettings, environment: BackendSettings) -> BackendSettings:
+def _merged(catalog: BackendSettings, environment: BackendSettings | None) -> BackendSettings:
+    if environment is None:
+        return catalog
     if catalog.backend != environment.backend:
         return environment
     written = {key: getattr(environment, key) for key in environment.model_fields_set}

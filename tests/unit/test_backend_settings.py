@@ -138,3 +138,13 @@ def _data(tmp_path: Path) -> dict[str, Any]:
 
     data: dict[str, Any] = read_yaml(tmp_path / "catalog.yaml").data
     return data
+
+
+def test_an_environment_built_alone_keeps_the_catalogs_backend_unless_it_names_one() -> None:
+    from gluecat.model import Environment
+
+    hive = {"backend": "hive", "metastore_uri": "thrift://hms:9083"}
+    config = CatalogConfig.model_validate({**hive, "environments": {"dev": Environment(region="eu-west-1")}})
+    assert effective(config, "dev").connection == config.connection
+    assert effective(config, "dev").region == "eu-west-1"
+    assert Environment.model_validate({"catalog_id": "1"}).connection == GlueSettings(catalog_id="1")
