@@ -20,7 +20,7 @@ import sys
 import types
 import typing
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
@@ -183,13 +183,34 @@ def _nested_model(annotation: Any) -> Any:
     return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
 
 
+def _written_fields(model: Any) -> list[tuple[str, Any]]:
+    """(key, field) of each key a file writes for `model`: the backend's settings, which the model
+    folds into one union, are written flat (`backend`, then each backend's own keys)."""
+    from pydantic.fields import FieldInfo
+
+    from gluecat.model import CatalogConfig
+    from gluecat.model.backend_settings import BACKEND_NAMES, FIELD, SETTINGS
+
+    written = []
+    for name, field in model.model_fields.items():
+        if name != FIELD:
+            written.append((field.alias or name, field))
+            continue
+        backend = SETTINGS[0].model_fields["backend"]
+        default = backend.default if model is CatalogConfig else None  # an environment's: the catalog's
+        written.append(
+            ("backend", FieldInfo(annotation=Literal[BACKEND_NAMES], default=default, description=backend.description))  # type: ignore[valid-type]
+        )
+        written += [(key, own) for member in SETTINGS for key, own in member.model_fields.items() if key != "backend"]
+    return written
+
+
 def _collect(model: Any, data: Any, found: dict[tuple[str, str], Any]) -> None:
     """The first value each key of `model` (and of the models it holds) has in the example files."""
     for item in data if isinstance(data, list) else [data]:
         if not isinstance(item, dict):
             continue
-        for name, field in model.model_fields.items():
-            key = field.alias or name
+        for key, field in _written_fields(model):
             if key in item:
                 found.setdefault((model.__name__, key), item[key])
                 nested = _nested_model(field.annotation)
@@ -237,12 +258,13 @@ def _model_table(model: type, models: list[type], example: dict[tuple[str, str],
         "| key | type | default | allowed values | description | example |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for name, field in model.model_fields.items():
-        key = field.alias or name
+    # An environment's key left out keeps the catalog's value: it has no default of its own.
+    default = (lambda _: "") if model.__name__ == "Environment" else _field_default
+    for key, field in _written_fields(model):
         text, allowed = _describe(field.annotation, models)
         shown = example.get((model.__name__, key))
         lines.append(
-            f"| `{key}` | {_cell(text)} | {_cell(_field_default(field))} | {_cell(', '.join(allowed))}"
+            f"| `{key}` | {_cell(text)} | {_cell(default(field))} | {_cell(', '.join(allowed))}"
             f" | {_cell(field.description or '')} | {_cell(_inline(shown)) if shown is not None else ''} |"
         )
     return lines

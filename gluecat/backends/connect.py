@@ -145,7 +145,7 @@ def _opened(config: CatalogConfig, session: Session | None, endpoint_url: str | 
     `session` (the sandbox's), else made when the backend first needs it (a Hive Metastore: only
     once S3 is read or written)."""
     backend = capabilities(config.backend)
-    if backend.address_key and not getattr(config, backend.address_key):
+    if backend.address_key and not config.connection.address:
         raise GluecatError(
             f"backend: {backend.name} needs `{backend.address_key}: {backend.address_form}` in catalog.yaml"
         )

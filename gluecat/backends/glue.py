@@ -81,8 +81,9 @@ def open_connection(
     from gluecat.backends.connect import Connection
 
     opened = session or opener()
-    glue = Glue(opened, endpoint_url, config.catalog_id, config.write_concurrency)
-    yield Connection(glue, opened, endpoint_url, config.catalog_id)
+    account = config.connection.account
+    glue = Glue(opened, endpoint_url, account, config.write_concurrency)
+    yield Connection(glue, opened, endpoint_url, account)
 
 
 def segments_for(expected_partitions: int) -> int:

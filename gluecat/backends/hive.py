@@ -79,8 +79,9 @@ def open_connection(
     live, and the AWS session is `session`, else made by `opener` once S3 is first read or written."""
     from gluecat.backends.connect import Connection
 
-    assert config.metastore_uri is not None, "connect checks the backend's address"
-    address = MetastoreAddress(config.metastore_uri, config.metastore_version)
+    settings = config.connection
+    assert settings.address is not None, "connect checks the backend's address"
+    address = MetastoreAddress(settings.address, settings.version)
     metastore = HiveMetastore(address.uri, address.version)
     try:
         yield Connection(metastore, session, s3_endpoint, metastore=address, backend="hive", opener=opener)

@@ -16,12 +16,11 @@ def catalog_identity(config: CatalogConfig, connection: Connection) -> tuple[str
     scope it is narrowed to (a REST catalog's warehouse) and its address."""
     backend = connection.capabilities
     if backend.identity is not None:
-        assert backend.address_key is not None, "a catalog named by its address has one"
-        address = getattr(config, backend.address_key)
-        assert address is not None, f"the model requires {backend.address_key} for backend: {backend.name}"
-        scope = (getattr(config, backend.scope_key) if backend.scope_key else None) or ""
-        return backend.identity, scope, redact.scrub(address)
-    return config.catalog_id or caller_account(connection), connection.region or config.region or "", _endpoint(config)
+        address = config.connection.address
+        assert address is not None, f"connect requires {backend.address_key} for backend: {backend.name}"
+        return backend.identity, config.connection.scope or "", redact.scrub(address)
+    account = config.connection.account or caller_account(connection)
+    return account, connection.region or config.region or "", _endpoint(config)
 
 
 def _endpoint(config: CatalogConfig) -> str:

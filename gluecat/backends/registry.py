@@ -2,7 +2,8 @@
 refused offline, in one line naming the backend and the key, before a plan reaches it.
 
 Adding a backend is its module (a `Catalog` and the `open_connection` that `connect` calls, plus a
-shapes module), its settings in `gluecat/model/catalog.py` and one line here; nothing outside
+shapes module), its settings model in `gluecat/model/backend_settings.py` (a member of the union
+on `backend:`) and one line here; nothing outside
 `gluecat/backends/` asks which backend it talks to, only what the backend holds and can do
 (`tests/unit/test_backend_names.py`).
 """
@@ -35,9 +36,8 @@ class Capabilities:
     versions: bool = False  # keeps each table's earlier versions: history, rollback, prune-versions
     # How a saved plan names the catalog it was made for: None, the AWS account (catalog_id, else the
     # caller's, from sts:GetCallerIdentity) and region; else this label with the `address_key` URI
-    # and, when `scope_key` is set, that key's value (a REST catalog's warehouse).
+    # and the settings' scope, if any (a REST catalog's warehouse).
     identity: str | None = None
-    scope_key: str | None = None
     any_type_change: bool = True  # False: it refuses a column type change its values cannot be read as
     module: str = ""  # the backend's module, whose `open_connection` connects to it
 
@@ -73,7 +73,7 @@ BACKENDS: dict[str, Capabilities] = {
         Capabilities(
             "iceberg-rest", "an Iceberg REST catalog", frozenset({"iceberg"}), False, False, False,
             "rest_uri", "https://HOST[:PORT][/PATH]", nested_namespaces=True, engine_catalog="rest",
-            identity="iceberg-rest", module="gluecat.backends.rest", scope_key="rest_warehouse",
+            identity="iceberg-rest", module="gluecat.backends.rest",
         ),
     )
 }  # fmt: skip

@@ -50,13 +50,15 @@ def open_connection(
     from gluecat.backends.connect import Connection
     from gluecat.backends.iceberg import lake_properties
 
-    assert config.rest_uri is not None, "connect checks the backend's address"
+    settings = config.connection
+    uri = settings.address
+    assert uri is not None, "connect checks the backend's address"
     opened = session or opener()
     properties = {
         **lake_properties(opened, s3_endpoint),
-        **client_properties(config.rest_uri, config.rest_auth, config.rest_warehouse, aws.region_of(opened), opened),
+        **client_properties(uri, settings.auth, settings.scope, aws.region_of(opened), opened),
     }
-    catalog = IcebergRest(open_rest_catalog(config.rest_uri, properties), config.rest_uri)
+    catalog = IcebergRest(open_rest_catalog(uri, properties), uri)
     yield Connection(catalog, opened, s3_endpoint, backend="iceberg-rest")
 
 

@@ -80,7 +80,7 @@ def _backend(project: Project) -> Iterator[Finding]:
     """What the catalog cannot hold, before a plan tries (`backend: hive`, `backend: iceberg-rest`)."""
     config = project.config
     backend = capabilities(config.backend)
-    if backend.address_key and not getattr(config, backend.address_key):
+    if backend.address_key and not config.connection.address:
         needed = f"`{backend.address_key}: {backend.address_form}`"
         message = f"backend: {backend.name} needs {needed} (here or in the environment)"
         yield Finding(project.source.position(("backend",)), "error", BACKEND_RULE, message, "catalog")

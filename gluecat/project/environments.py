@@ -9,13 +9,11 @@ from typing import Any
 
 from gluecat.errors import GluecatError, SpecError
 from gluecat.model import CatalogConfig
-from gluecat.model.catalog import Environment
+from gluecat.model.backend_settings import BackendSettings
 from gluecat.model.suggest import closest, either
 from gluecat.project.source import SourceFile
 
 ENV_VARIABLE = "GLUECAT_ENV"
-# What an environment may override: every key it declares but its vars (each backend's settings too).
-CONNECTION_KEYS = tuple(key for key in Environment.model_fields if key != "vars")
 
 
 @dataclass(frozen=True)
@@ -52,13 +50,24 @@ def choose(config: CatalogConfig, source: SourceFile, wanted: str | None) -> Cho
 
 
 def effective(config: CatalogConfig, name: str) -> CatalogConfig:
-    """`config` as environment `name` sees it: its connection keys win, its vars are added."""
+    """`config` as environment `name` sees it: its connection keys win, its vars are added.
+
+    Its backend's own keys are the catalog's when it keeps the catalog's backend, else its own alone
+    (the model resolved them with that backend: a key of another is refused where written)."""
     environment = config.environments[name]
-    overrides: dict[str, Any] = {
-        key: getattr(environment, key) for key in CONNECTION_KEYS if getattr(environment, key) is not None
-    }
+    overrides: dict[str, Any] = environment.overrides()
+    overrides["connection"] = _merged(config.connection, environment.connection)
     overrides["vars"] = {**config.vars, **environment.vars}
     return config.model_copy(update=overrides)
+
+
+def _merged(catalog: BackendSettings, environment: BackendSettings | None) -> BackendSettings:
+    if environment is None:
+        return catalog
+    if catalog.backend != environment.backend:
+        return environment
+    written = {key: getattr(environment, key) for key in environment.model_fields_set}
+    return catalog.model_copy(update={key: value for key, value in written.items() if value is not None})
 
 
 def _listed(names: list[str]) -> str:

@@ -15,7 +15,9 @@ A schema describes what `validate` accepts, which is more than the models' field
 - in database and table files, `${var.NAME}` and `${env.NAME}` may stand for any scalar (a number,
   an enum value), since they are replaced before the models see the file;
 - a field with an alias (`from` in a range) is also taken under its own name (`start`), one of
-  the two at a time.
+  the two at a time;
+- catalog.yaml writes the backend's settings flat (`backend`, `metastore_uri`, ...), not as the
+  union the model folds them into: the schema says so, and that another backend's key is refused.
 
 What only a validator checks (a type string, a transform, a byte limit) stays `validate`'s to say.
 """
@@ -33,6 +35,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import CoreSchema, SchemaError, SchemaValidator, ValidationError, core_schema
 
 from gluecat.model import CatalogConfig, Database, Table
+from gluecat.model.backend_settings import BACKEND_NAMES, DEFAULT_BACKEND, FIELD, OWNERS
 
 SCHEMA_URI = "https://json-schema.org/draft/2020-12/schema"
 
@@ -226,10 +229,65 @@ def _models(schema: dict[str, Any]) -> list[dict[str, Any]]:
     return [definitions[option["$ref"].rsplit("/", 1)[-1]] if "$ref" in option else option for option in options]
 
 
+def _flat_settings(schema: dict[str, Any]) -> dict[str, Any]:
+    """catalog.yaml's schema with the backend's settings as the file writes them: `backend` and each
+    backend's own keys beside the others, a key of another backend than the mapping's empty at most
+    (an environment's backend is its own, else the catalog's)."""
+    definitions = schema["$defs"]
+    members = [definitions.pop(option["$ref"].rsplit("/", 1)[-1]) for option in schema["properties"][FIELD]["oneOf"]]
+    own = {key: value for member in members for key, value in member["properties"].items() if key != "backend"}
+    description = members[0]["properties"]["backend"]["description"]
+    empty = {"type": "null"}
+
+    def others(backend: str) -> dict[str, Any]:
+        return {key: empty for key, owner in OWNERS.items() if owner != backend}
+
+    def flatten(model: dict[str, Any], backend: dict[str, Any], rules: list[dict[str, Any]]) -> None:
+        del model["properties"][FIELD]
+        model["properties"].update({"backend": {**backend, "description": description}, **own})
+        model["allOf"] = [*model.get("allOf", []), *rules]
+
+    environment = definitions["Environment"]
+    sandbox = environment["properties"]["sandbox"]  # an environment's null overrides nothing
+    environment["properties"]["sandbox"] = {**sandbox, "anyOf": [*sandbox["anyOf"], empty]}
+    flatten(
+        environment,
+        {"anyOf": [{"enum": list(BACKEND_NAMES)}, empty]},
+        [
+            {
+                "if": {"properties": {"backend": {"const": name}}, "required": ["backend"]},
+                "then": {"properties": others(name)},
+            }
+            for name in BACKEND_NAMES
+        ],
+    )
+    inherited = {"if": {"properties": {"backend": empty}}}  # absent or null: the catalog's backend
+    flatten(
+        schema,
+        {"enum": list(BACKEND_NAMES), "default": DEFAULT_BACKEND},
+        [
+            {
+                "if": {
+                    "properties": {"backend": {"const": name}},
+                    **({} if name == DEFAULT_BACKEND else {"required": ["backend"]}),
+                },
+                "then": {
+                    "properties": {
+                        **others(name),
+                        "environments": {"additionalProperties": {**inherited, "then": {"properties": others(name)}}},
+                    }
+                },
+            }
+            for name in BACKEND_NAMES
+        ],
+    )
+    return schema
+
+
 def schemas() -> dict[str, dict[str, Any]]:
     """File name -> JSON Schema, for every kind of YAML file in a catalog project."""
     return {
-        "catalog.schema.json": _schema(CatalogConfig, "gluecat catalog.yaml", _AsValidated),
+        "catalog.schema.json": _flat_settings(_schema(CatalogConfig, "gluecat catalog.yaml", _AsValidated)),
         "database.schema.json": _schema(Database, "gluecat database.yaml", _WithReferences, FROM_PATH),
         "table.schema.json": _schema(Table, "gluecat tables/<table>.yaml", _WithReferences, FROM_PATH),
     }

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from gluecat.errors import SourcePosition, SpecError
+from gluecat.model.backend_settings import FIELD as SETTINGS_FIELD
+from gluecat.model.backend_settings import KEYS as SETTINGS_KEYS
 from gluecat.model.suggest import closest, either
 from gluecat.project.yamlparse import Loc, Mark, YamlError, parse
 from gluecat.secrets import redact
@@ -114,6 +116,7 @@ def decode(path: Path, raw: bytes) -> str:
 
 _MODEL_INSTANCE = re.compile(r"a valid dictionary or instance of \w+")
 _MISMATCH_TYPES = {"list_type", "dict_type", "model_type", "model_attributes_type"}
+_AT_KEY = {"extra_forbidden", "backend_key"}  # about the key itself (another backend's), not its value
 
 
 KeyHint = Callable[[Loc], str | None]
@@ -140,7 +143,7 @@ def validation_errors(
         if (path, message) in seen:
             continue
         seen.add((path, message))
-        at_key = err["type"] == "extra_forbidden"
+        at_key = err["type"] in _AT_KEY
         errors.append(source.error(tuple(err["loc"]), message, at_key=at_key))
     return sorted(errors, key=lambda e: (e.position.line, e.position.column))
 
@@ -205,9 +208,8 @@ def allowed_keys(model: type[BaseModel], loc: Loc) -> list[str]:
     keys: list[str] = []
     for member in models:
         for name, info in member.model_fields.items():
-            key = info.alias or name
-            if key not in keys:
-                keys.append(key)
+            written = SETTINGS_KEYS if name == SETTINGS_FIELD else (info.alias or name,)  # written flat
+            keys.extend(key for key in written if key not in keys)
     return keys
 
 

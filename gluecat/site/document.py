@@ -59,7 +59,7 @@ def build_document(project: Project, lineage: Lineage, live: LiveFacts | None = 
                 "name": project.root.name,
                 "backend": config.backend,
                 "region": config.region,
-                "catalog_id": config.catalog_id,
+                "catalog_id": config.connection.account,
                 "environment": project.env,
                 "file": "catalog.yaml",
                 "lf_tags": config.lf_tags,

@@ -54,7 +54,7 @@ def glue_job(settings: SparkSettings) -> str:
     lake_formats = [f for f in settings.formats if f in ("iceberg", "delta")]
     if lake_formats:
         arguments["--datalake-formats"] = ",".join(lake_formats)
-    if "hive" in settings.formats and not settings.metastore_uri:
+    if "hive" in settings.formats and not settings.metastore:
         arguments["--enable-glue-datacatalog"] = "true"
     return json.dumps(arguments, indent=2) + "\n"
 
@@ -63,13 +63,13 @@ def trino(settings: SparkSettings) -> str:
     """Catalog properties files for Trino's connectors on Glue (and its native S3 file system)."""
     if settings.rest:  # an Iceberg REST catalog holds Iceberg tables alone
         return _properties_files([("iceberg", trino_catalog(settings.rest))])
-    if settings.metastore_uri:
-        return _trino_on_metastore(settings, settings.metastore_uri)
+    if settings.metastore:
+        return _trino_on_metastore(settings, settings.metastore)
     glue = []
     if settings.region:
         glue.append(f"hive.metastore.glue.region={settings.region}")
-    if settings.catalog_id:
-        glue.append(f"hive.metastore.glue.catalogid={settings.catalog_id}")
+    if settings.account:
+        glue.append(f"hive.metastore.glue.catalogid={settings.account}")
     glue += _trino_s3(settings)
     hive = ["connector.name=hive", "hive.metastore=glue"]
     if "projection" in settings.features:  # off by default: Trino would list no partitions at all

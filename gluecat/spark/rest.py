@@ -49,9 +49,10 @@ class RestEngine:
 
 
 def rest_engine(config: CatalogConfig, databases: list[str], endpoint: str | None) -> RestEngine:
-    assert config.rest_uri is not None, "the model requires rest_uri for backend: iceberg-rest"
+    settings = config.connection
+    assert settings.address is not None, "lint requires the REST catalog's address before spark-conf"
     nested = any("." in name for name in databases)
-    return RestEngine(config.rest_uri, config.rest_warehouse, config.rest_auth, config.region, endpoint, nested)
+    return RestEngine(settings.address, settings.scope, settings.auth, config.region, endpoint, nested)
 
 
 def _variable(reference: str) -> str:

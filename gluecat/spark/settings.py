@@ -50,10 +50,10 @@ class SparkSettings:
     conf: dict[str, str]
     formats: tuple[str, ...]  # iceberg, delta, hive: which table formats are present (views are hive's)
     region: str | None = None
-    catalog_id: str | None = None
+    account: str | None = None  # the Glue Data Catalog's account (catalog_id), when not the credentials' own
     iceberg_catalog: str = "glue"
     features: frozenset[str] = frozenset()  # athena-views, spark-views, projection: what readers must enable
-    metastore_uri: str | None = None  # backend: hive — the Hive Metastore every engine reads through
+    metastore: str | None = None  # backend: hive — the Hive Metastore's URI every engine reads through
     rest: RestEngine | None = None  # backend: iceberg-rest — the REST catalog every engine reads through
     public: frozenset[str] = frozenset()  # keys whose values are not secret, however they are named
 
@@ -105,19 +105,20 @@ def spark_settings(
         del conf["spark.jars.packages"]
     name = config.spark.catalog_name
     warehouse = config.warehouse or _first_location(project)
-    metastore = config.metastore_uri if capabilities(config.backend).engine_catalog == "hive" else None
+    settings, account = config.connection, config.connection.account
+    metastore = settings.address if capabilities(config.backend).engine_catalog == "hive" else None
     if "iceberg" in present:
-        conf.update(_iceberg(name, warehouse, config.region, config.catalog_id, endpoint, metastore))
+        conf.update(_iceberg(name, warehouse, config.region, account, endpoint, metastore))
     if "delta" in present:
         conf["spark.sql.catalog.spark_catalog"] = "org.apache.spark.sql.delta.catalog.DeltaCatalog"
     if metastore:
-        conf.update(_metastore(metastore, config.metastore_version))
+        conf.update(_metastore(metastore, settings.version))
     elif "hive" in present:
-        conf.update(_hive(config.region, config.catalog_id, endpoint))
+        conf.update(_hive(config.region, account, endpoint))
     if endpoint:
         conf.update(_s3a(endpoint, sandbox=config.sandbox))
     features = _features(tables)
-    return SparkSettings(conf, present, config.region, config.catalog_id, name, features, metastore)
+    return SparkSettings(conf, present, config.region, account, name, features, metastore)
 
 
 def _rest(

@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 from gluecat.backends.registry import BACKENDS
+from gluecat.model.backend_settings import OWNERS
 
 ROOT = Path(__file__).parents[2]
 PACKAGE = ROOT / "gluecat"
@@ -18,8 +19,8 @@ BACKEND_MODULES = frozenset(
     {backend.module for backend in BACKENDS.values()}
     | {f"gluecat.backends.{name}" for name in ("glue", "hive", "hive_shapes", "iceberg_hive", "rest", "rest_shapes")}
 )
-# Outside backends/, only the setting itself (`backend:` in catalog.yaml) names a backend.
-NAMED_OUTSIDE = {"gluecat/model/catalog.py"}
+# Outside backends/, only the settings themselves (`backend:` and its union) name a backend.
+NAMED_OUTSIDE = {"gluecat/model/backend_settings.py"}
 
 
 def _names_in(node: ast.AST) -> set[str]:
@@ -120,6 +121,33 @@ def test_the_files_that_name_a_backend_are_backends_and_the_setting() -> None:
     naming = {path.relative_to(ROOT).as_posix() for path in _modules() if names_a_backend(path.read_text())}
     assert {name for name in naming if not name.startswith("gluecat/backends/")} == NAMED_OUTSIDE
     assert {"gluecat/backends/registry.py", "gluecat/backends/connect.py"} <= naming
+
+
+def own_keys_read(source: str) -> list[int]:
+    """The lines that read a backend's own setting by name (`config.metastore_uri`, `getattr(x, "rest_uri")`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Attribute) and node.attr in OWNERS) or (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and any(isinstance(arg, ast.Constant) and arg.value in OWNERS for arg in node.args)
+        ):
+            found.append(node.lineno)
+    return found
+
+
+def test_nothing_outside_backends_and_the_model_reads_a_backends_own_settings() -> None:
+    """They read what every backend's settings answer (`address`, `scope`, `account`, `version`, `auth`)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in _modules()
+        if _outside_backends(path) and not path.is_relative_to(PACKAGE / "model")
+        for line in own_keys_read(path.read_text())
+    ]
+    assert found == [], "read the settings' common answers (gluecat/model/backend_settings.py): " + ", ".join(found)
+    assert own_keys_read("uri = config.metastore_uri\n") and own_keys_read('key = getattr(config, "rest_auth")\n')
+    assert not own_keys_read("uri = config.connection.address\n")
 
 
 def test_the_scan_sees_each_way_of_branching_on_a_backend() -> None:

@@ -95,7 +95,7 @@ def test_an_environment_overrides_connection_keys_and_adds_vars(tmp_path: Path) 
     config, source = read_catalog_config_from(tmp_path, ENVIRONMENTS)
     chosen = choose(config, source, "prod")
     assert chosen.name == "prod"
-    assert (chosen.config.region, chosen.config.catalog_id, chosen.config.role_arn) == (
+    assert (chosen.config.region, chosen.config.connection.account, chosen.config.role_arn) == (
         "eu-west-1", "222222222222", "arn:aws:iam::222222222222:role/gluecat")  # fmt: skip
     assert chosen.config.vars == {"team": "commerce", "lake": "prod-lake"}
     assert choose(config, source, None).name == "dev"  # default_env
