@@ -43,7 +43,7 @@ def project_scope(project: Project) -> ProjectScope:
                 lake += [where] if where else []
     return ProjectScope(
         region=config.region or "*",
-        account=config.catalog_id or "*",
+        account=config.connection.account or "*",
         databases=tuple(database.name for database in project.databases),
         tables=tuple(tables),
         lake_locations=tuple(sorted(set(lake))),
