@@ -35,11 +35,14 @@ class PartitionSink(Protocol):
 
     columns: bool  # read each partition's column list (without it, a page is half the size)
 
-    def add(self, page: list[Shape]) -> None: ...  # called from parallel segments
+    def add(self, page: list[Shape]) -> None:
+        """One page of live partitions, folded in; called from parallel segments."""
 
-    def incomplete(self) -> list[tuple[str, ...]]: ...  # read without columns, but wanted whole
+    def incomplete(self) -> list[tuple[str, ...]]:
+        """The partitions read without their columns that the kind needs whole."""
 
-    def complete(self, partitions: list[Shape]) -> None: ...
+    def complete(self, partitions: list[Shape]) -> None:
+        """Those partitions, read again whole."""
 
 
 @dataclass(frozen=True)
