@@ -13,13 +13,14 @@ from gluecat.adopt.compare import Reading, database_difference, read_database, t
 from gluecat.adopt.optimizers import is_iceberg, live_optimizers, with_optimizers
 from gluecat.adopt.refs import References
 from gluecat.adopt.table import MODEL_ERRORS, adopt_table, database_exceptions, reason_of
-from gluecat.adopt.yamlout import check_writable, dump, model_data
+from gluecat.adopt.yamlout import check_writable, dump
 from gluecat.backends.base import Shape
 from gluecat.backends.connect import Connection
 from gluecat.convert.database import database_from_glue
 from gluecat.convert.parameters import managed
 from gluecat.errors import GluecatError, Interrupted
 from gluecat.model import Database, LintPolicy
+from gluecat.model.base import model_data
 from gluecat.project.gcpause import paused_gc
 from gluecat.project.targets import addresses, unmatched
 from gluecat.secrets.files import OutsideRoot, Writer

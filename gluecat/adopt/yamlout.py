@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no type hints
-from pydantic import BaseModel
 
 from gluecat.adopt import yamlfast
 from gluecat.errors import GluecatError
@@ -68,13 +67,6 @@ class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no type hi
 
 _Dumper.add_representer(str, _Dumper.represent_str)
 _Dumper.add_representer(type(None), _Dumper.represent_none)
-
-
-def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str, Any]:
-    data = model.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude_none=True)
-    for key in drop:
-        data.pop(key, None)
-    return data
 
 
 _RESOLVER = yamlfast.resolver_of(_Dumper)

@@ -1,9 +1,10 @@
-"""What every kind of table implements, and what the planner hands it.
+"""What every kind of table implements, and what the planner and import hand it.
 
 A kind owns what is particular to one `format:` — the Glue shape it wants, what
 it needs read from the live catalog, its diff and impact findings, its lint
-rules, what Spark and Trino need for it. The planner, lint, spark-conf and DDL
-iterate the registry (`gluecat.kinds.registry`); none of them branches on a kind.
+rules, what Spark and Trino need for it, and the file import writes for a live
+table of it. The planner, import, lint, spark-conf and DDL iterate the registry
+(`gluecat.kinds.registry`); none of them branches on a kind.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from gluecat.changes.model import Action, Change, PartitionChanges
+from gluecat.errors import GluecatError
 from gluecat.model import CatalogConfig, Database
 from gluecat.model.table import Table
 from gluecat.project.checks import Hit
@@ -23,6 +25,7 @@ from gluecat.project.load import LoadedDatabase, LoadedTable
 if TYPE_CHECKING:  # loaded only when the project holds Iceberg or Delta tables
     from pyiceberg.table.metadata import TableMetadata
 
+    from gluecat.backends.connect import Connection
     from gluecat.backends.delta import DeltaLog
 
 Shape = dict[str, Any]
@@ -90,6 +93,24 @@ class PlanContext:
         return self.live.tables.get(database, {}).get(name) if database in self.live.databases else None
 
 
+@dataclass
+class AdoptContext:
+    """What a kind's `adopt` reads besides the live entry: the connection (Iceberg metadata, a Delta
+    log, partitions and partition indexes), the database the table is in, the parameters import
+    leaves out, and whether it imports partitions. What a reviewer should know goes to `notes`."""
+
+    connection: Connection
+    database: Database
+    ignore: tuple[str, ...]
+    partitions: bool
+    notes: list[str] = field(default_factory=list)
+
+
+class NotModelled(GluecatError):
+    """The table's own definition (Iceberg metadata, Delta log) cannot be read, or Glue holds it in
+    a shape gluecat's models cannot express: import keeps its registration."""
+
+
 class Writer(Enum):
     """What apply writes a table change with: the kind of the table decides (`Kind.writer`)."""
 
@@ -145,6 +166,24 @@ class Kind(Protocol[M]):
     ) -> dict[str, Any]:
         """What import compares beyond the file's fields as written: each resolved as a plan
         resolves it (a default location, the storage shorthand, a column name's case)."""
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        """The table file's data for a live entry of this kind (`import`, once `registry.recognise` has
+        chosen the kind): its fields as the file writes them, without `name`, so that the next plan
+        shows no changes. NotModelled when the table's own definition cannot be read or Glue holds it
+        in a shape the kind cannot write; import then carries the entry as a registration, as it does
+        for the ValueError, KeyError or TypeError of a shape the model refuses."""
+
+
+def typed_columns(live: Shape) -> None:
+    """NotModelled for a column Glue holds without a type: its file would declare one (and plan would
+    then change it)."""
+    descriptor = live.get("StorageDescriptor") or {}
+    for column in [*(descriptor.get("Columns") or []), *(live.get("PartitionKeys") or [])]:
+        if not column.get("Type"):
+            raise NotModelled(
+                f"Glue holds the column {column.get('Name')!r} without a type, which no table file can say"
+            )
 
 
 def allowing(change: Change, table: Table) -> Change:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from gluecat.changes.model import Action, Change, PartitionChanges
-from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer
+from gluecat.kinds.base import AdoptContext, Kind, NotModelled, PartitionSink, PlanContext, Reads, Rule, Writer
 from gluecat.kinds.glue_diff import ABSENT
 from gluecat.model import CatalogConfig, Database, RegistrationTable
 from gluecat.project import checks
@@ -66,6 +66,11 @@ class RegistrationKind:
         partitions: bool,
     ) -> dict[str, Any]:
         return {}
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        """Never asked (no live entry is recognised as one): what no kind can write, import itself
+        carries as a registration."""
+        raise NotModelled("carried verbatim")
 
 
 def _trino(table: LoadedTable, _: LoadedDatabase) -> Iterator[Hit]:

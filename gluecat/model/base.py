@@ -1,4 +1,5 @@
-"""Shared building blocks of the catalog model: strict frozen models, names, parameters."""
+"""Shared building blocks of the catalog model: strict frozen models, names, parameters, and a model as
+its file's data."""
 
 from __future__ import annotations
 
@@ -28,6 +29,15 @@ class Strict(BaseModel):
     """Frozen, and unknown keys are errors (the loader adds a did-you-mean)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True)
+
+
+def model_data(model: BaseModel, drop: tuple[str, ...] = ("name",)) -> dict[str, Any]:
+    """The model as its file writes it (import): what differs from the defaults, under the files' keys,
+    without `drop` (a table's or database's name is its file's path)."""
+    data = model.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude_none=True)
+    for key in drop:
+        data.pop(key, None)
+    return data
 
 
 def byte_length(text: str) -> int:

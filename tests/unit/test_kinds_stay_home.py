@@ -35,7 +35,6 @@ STILL_BRANCHING = {
 # The files outside kinds/ that import one kind (its package or its registry entry) by name.
 NAMING_A_KIND = {
     "gluecat/adopt/optimizers.py",  # import reads table optimizers, which Glue keeps for Iceberg alone
-    "gluecat/adopt/table.py",  # import turns a live table into its kind's YAML
     "gluecat/apply/indexes.py",  # partition indexes: Hive tables'
     "gluecat/apply/optimizers.py",  # table optimizers: Iceberg tables'
     "gluecat/history/listing.py",  # an Iceberg table's history holds its snapshots too

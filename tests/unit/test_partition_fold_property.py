@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
-from gluecat.adopt.partition_fold import PartitionFolder, fold_partitions
 from gluecat.convert.locations import partition_location
+from gluecat.kinds.hive.partition_fold import PartitionFolder, fold_partitions
 from gluecat.model.partitions import PartitionItem, expand_item
 
 TABLE_LOCATION = "s3://lake/events"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from gluecat.adopt.partition_fold import fold_partitions
 from gluecat.convert.parameters import diffed, is_volatile, managed
 from gluecat.convert.partitions import created, own_differs, own_from_glue, own_input, updated
+from gluecat.kinds.hive.partition_fold import fold_partitions
 from gluecat.model import PartitionEntry
 
 TEMPLATE = {

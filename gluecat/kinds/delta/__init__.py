@@ -12,7 +12,7 @@ from gluecat.changes.payloads import DeltaWrite
 from gluecat.convert.delta import DELTA_PARAMETERS, delta_table_input
 from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import managed
-from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import AdoptContext, Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, dropped_columns, hive_diffs, merge_table_input, version_of
 from gluecat.model import CatalogConfig, Database, DeltaTable
 from gluecat.project import checks
@@ -87,6 +87,11 @@ class DeltaKind:
         self, table: DeltaTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
     ) -> dict[str, Any]:
         return {"parameters": managed(table.parameters, ignore), "location": slashless(table.location)}
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        from gluecat.kinds.delta.adopt import delta_data  # import's own: loaded when it runs
+
+        return delta_data(live, context)
 
 
 def _model(table: LoadedTable) -> DeltaTable:

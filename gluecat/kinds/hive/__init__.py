@@ -8,7 +8,7 @@ from typing import Any
 
 from gluecat.changes.impact import kind_change
 from gluecat.changes.model import Action, Change, PartitionChanges
-from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import AdoptContext, Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.hive import rules
 from gluecat.kinds.hive.meaning import hive_meaning
 from gluecat.kinds.hive.plan import hive_changes, hive_table_input, partition_sink
@@ -80,6 +80,11 @@ class HiveKind:
         self, table: HiveTable, database: Database, warehouse: str | None, ignore: tuple[str, ...], partitions: bool
     ) -> dict[str, Any]:
         return hive_meaning(table, database, ignore, partitions)
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        from gluecat.kinds.hive.adopt import hive_data  # import's own: loaded when it runs
+
+        return hive_data(live, context)
 
 
 def hive_model(table: Table) -> HiveTable | None:

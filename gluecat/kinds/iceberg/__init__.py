@@ -11,7 +11,7 @@ from gluecat.changes.model import Action, Change, FieldDiff, PartitionChanges
 from gluecat.changes.payloads import IcebergCreate, IcebergRegister, IcebergUpdate
 from gluecat.convert.locations import lake_location, slashless
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
-from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import AdoptContext, Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import ABSENT, version_of
 from gluecat.model import CatalogConfig, Database, IcebergTable
 from gluecat.project import checks
@@ -116,6 +116,11 @@ class IcebergKind:
         from gluecat.kinds.iceberg.optimizers import optimizers_meaning
 
         return {"location": slashless(location), "optimizers": optimizers_meaning(table.optimizers, location)}
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        from gluecat.kinds.iceberg.adopt import iceberg_data  # import's own: loaded when it runs
+
+        return iceberg_data(live, context)
 
 
 def _model(table: LoadedTable) -> IcebergTable:

@@ -13,7 +13,7 @@ from gluecat.convert.locations import slashless
 from gluecat.convert.parameters import diffed, managed
 from gluecat.convert.shapes import TABLE_INPUT_KEYS
 from gluecat.convert.view import description_in_text, view_table_input
-from gluecat.kinds.base import Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
+from gluecat.kinds.base import AdoptContext, Kind, PartitionSink, PlanContext, Reads, Rule, Writer, allowing
 from gluecat.kinds.glue_diff import (
     ABSENT,
     carry_over,
@@ -93,6 +93,11 @@ class ViewKind:
             "columns": columns,
             "location": slashless(table.location),
         }
+
+    def adopt(self, live: Shape, context: AdoptContext) -> Shape:
+        from gluecat.kinds.view.adopt import view_data  # import's own: loaded when it runs
+
+        return view_data(live, context)
 
 
 class _Count:
