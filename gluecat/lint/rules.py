@@ -83,12 +83,21 @@ def _backend(project: Project) -> Iterator[Finding]:
     if backend.address_key and not config.connection.address:
         needed = f"`{backend.address_key}: {backend.address_form}`"
         message = f"backend: {backend.name} needs {needed} (here or in the environment)"
-        yield Finding(project.source.position(("backend",)), "error", BACKEND_RULE, message, "catalog")
+        yield Finding(project.source.position(_backend_named(project)), "error", BACKEND_RULE, message, "catalog")
     for database in project.databases:
         for table in database.tables:
             yield from _held(backend, table, database, config)
     if not backend.lake_formation:
         yield from _without_lake_formation(project, backend)
+
+
+def _backend_named(project: Project) -> Loc:
+    """Where the backend in force is written: the chosen environment's `backend`, else the catalog's."""
+    environments = project.source.data.get("environments")
+    chosen = environments.get(project.env) if isinstance(environments, dict) and project.env else None
+    if isinstance(chosen, dict) and "backend" in chosen:
+        return ("environments", str(project.env), "backend")
+    return ("backend",)
 
 
 LAKE_FORMATION_KEYS = ("lf_tags", "grants", "tag_grants", "data_lake_admins")

@@ -148,3 +148,18 @@ def test_an_environment_built_alone_keeps_the_catalogs_backend_unless_it_names_o
     assert effective(config, "dev").connection == config.connection
     assert effective(config, "dev").region == "eu-west-1"
     assert Environment.model_validate({"catalog_id": "1"}).connection == GlueSettings(catalog_id="1")
+
+
+def test_a_missing_address_points_at_the_backend_in_force(tmp_path: Path) -> None:
+    from gluecat.lint.project import findings_for
+
+    (tmp_path / "catalog.yaml").write_text(
+        "region: eu-west-1\nsandbox: true\nenvironments:\n  dev: {region: eu-west-1}\n  meta:\n    backend: hive\n"
+    )
+    findings, _ = findings_for(tmp_path, "meta")
+    assert [(str(f.position).rsplit(":", 2)[-2:], f.message) for f in findings if f.rule == "backend"] == [
+        (["6", "14"], "backend: hive needs `metastore_uri: thrift://HOST:PORT` (here or in the environment)")
+    ]
+    (tmp_path / "catalog.yaml").write_text("backend: hive\nenvironments:\n  dev: {region: eu-west-1}\n")
+    findings, _ = findings_for(tmp_path, "dev")
+    assert [str(f.position).rsplit(":", 2)[-2:] for f in findings if f.rule == "backend"] == [["1", "10"]]
