@@ -56,7 +56,11 @@ def _did_you_mean(exc: click_errors.UsageError) -> str:
     if isinstance(exc, click_errors.NoSuchOption) and exc.ctx is not None:
         given = exc.option_name
         options = [name for param in exc.ctx.command.params for name in (*param.opts, *param.secondary_opts)]
-        meant = [name for name in SYNONYMS.get(given, ()) if name in options] or closest(given, options)
+        meant = (
+            [name for name in SYNONYMS.get(given, ()) if name in options]
+            or [name for name in options if name.startswith(given) and len(given.lstrip("-")) >= 2]  # cut short
+            or closest(given, options)
+        )
         return f"No such option: {given}" + (f" — did you mean {either(meant, quote='')}?" if meant else "")
     if isinstance(exc, click_errors.BadParameter):
         from gluecat.text.plain import pydantic_plain

@@ -65,6 +65,8 @@ def test_a_misspelt_sandbox_subcommand_is_named_not_served(tmp_path: Path, monke
         (["apply", "-y"], "No such option: -y — did you mean --auto-approve?"),
         (["apply", "--auto-aprove"], "No such option: --auto-aprove — did you mean --auto-approve?"),
         (["sandbox", "reset", "-y"], "No such option: -y — did you mean --yes?"),
+        (["rollback", "--to"], "No such option: --to — did you mean --to-version or --to-snapshot?"),
+        (["plan", "--detailed"], "No such option: --detailed — did you mean --detailed-exitcode?"),
         (
             ["plan", "--fail-on", "braking"],
             "Invalid value for '--fail-on': 'braking' is not one of 'breaking' or 'destructive'"
