@@ -31,10 +31,14 @@ class _Secrets(BaseModel):
     secrets: dict[str, str] = {}
 
 
+# A reader of the record sees what it is and what it adds up to before its changes.
+_FIRST = ("format_version", "catalog", "env", "targets", "summary", "destructive", "impact", "notes", "unmanaged")
+
+
 def record(plan: Plan) -> dict[str, Any]:
     """`plan` as the JSON record `--format json` prints and a saved plan holds."""
     written: dict[str, Any] = _PLAN.dump_python(plan, mode="json", by_alias=True)
-    return written
+    return {**{key: written.pop(key) for key in _FIRST}, **written}
 
 
 def read(data: Any) -> Plan:
