@@ -171,12 +171,6 @@ def misplaced(key: str, here: str, where: str) -> str | None:
     return f"'{key}' is a setting of backend: {owner}; {where}: remove it, or set backend: {owner}"
 
 
-def expected_backends() -> str:
-    """The backends as pydantic's literal_error lists them: 'a', 'b' or 'c'."""
-    quoted = [f"'{name}'" for name in BACKEND_NAMES]
-    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-
-
 def flat_loc(loc: tuple[str | int, ...]) -> tuple[str | int, ...] | None:
     """An error location inside FIELD as the file writes it (the key beside `backend`), or None
     when `loc` is not inside FIELD. The union's tag (the backend) is dropped."""

@@ -17,11 +17,11 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gluecat.model.backend_settings import (
+    BACKEND_NAMES,
     FIELD,
     KEYS,
     BackendSettings,
     GlueSettings,
-    expected_backends,
     flat_loc,
     fold,
     misplaced,
@@ -87,7 +87,7 @@ def _folded_errors(exc: ValidationError, data: dict[str, Any]) -> ValidationErro
             loc = (*loc[: loc.index(FIELD)], "backend")
             if loc[0] == "environments" and _written(data, loc) is None:
                 continue  # the catalog's own `backend`, said at its line
-            expected = expected_backends()
+            expected = either(list(BACKEND_NAMES))  # as pydantic's literal_error lists them
             kind, message, ctx = "literal_error", f"Input should be {expected}", {"expected": expected}
             err["input"] = _written(data, loc)
         elif flat is not None:
