@@ -8,9 +8,9 @@ a table's, a partition index's) are Glue's shape: Glue judges them, apply reads 
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypeVar, cast
+from typing import Annotated, Any, Literal, NotRequired, TypeVar, cast
 
-from pydantic import ConfigDict, with_config
+from pydantic import AfterValidator, ConfigDict, with_config
 from typing_extensions import TypedDict  # the one pydantic reads on Python 3.11
 
 Shape = dict[str, Any]
@@ -55,13 +55,20 @@ class IcebergRegister(TypedDict):
     ops: list[Shape]
 
 
+def _named(glue: GlueInput) -> GlueInput:
+    """What apply reads of a Glue input it sends inside another payload: its name."""
+    if not isinstance(glue.get("Name"), str):
+        raise ValueError("a Glue input names what it writes: `Name` should be a string")
+    return glue
+
+
 @with_config(_PAYLOAD)
 class DeltaWrite(TypedDict):
     """A Delta table: its location, what its log is given (a creation spec or operations), its Glue entry."""
 
     location: str
     delta: Any  # {"create": spec} for a new log, {} to register one, a list of operations for an update
-    glue: GlueInput  # a NamedInput: the record's check reads its Name
+    glue: Annotated[GlueInput, AfterValidator(_named)]  # the Glue entry it registers
 
 
 @with_config(_PAYLOAD)

@@ -95,12 +95,9 @@ def desired_problem(
         return f"{a(kind)} {action.value} carries nothing to write"
     try:
         _adapter(shape).validate_python(desired)
-        if shape is DeltaWrite:  # and the Glue entry it registers
-            _adapter(NamedInput).validate_python(desired["glue"])
     except ValidationError as exc:
         first = exc.errors()[0]
-        inside = ("glue",) if shape is DeltaWrite and not first["loc"] else ()
-        where = ".".join(str(part) for part in ("desired", *inside, *first["loc"]))
+        where = ".".join(str(part) for part in ("desired", *first["loc"]))
         return f"{where}: {pydantic_plain(first['msg'])}"
     if shape is TagAssignment and desired.get("value") is None and desired.get("held") is None:
         return "desired: an assignment that removes a tag names the value it removes (`held`)"
