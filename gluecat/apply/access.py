@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from gluecat.access.diff import admins_version, assignment_version
 from gluecat.access.live import assigned_now
@@ -115,7 +115,8 @@ def apply_access(
             step(change, lambda c=change: _add_values(client, c))  # type: ignore[misc]
     with ThreadPoolExecutor(max_workers=WRITE_WORKERS) as pool:  # one call per resource and key: in parallel
         list(pool.map(lambda c: step(c, lambda: _assign(client, c)), assignments))
-    for kind in ("grant", "revoke"):
+    sides: tuple[Literal["grant", "revoke"], ...] = ("grant", "revoke")
+    for kind in sides:
         refused = None if stop.is_set() else _batched(client, grants, kind, failed)
         if refused is not None:
             result.gave_up(refused, stop)
@@ -156,13 +157,14 @@ def _assign(client: LakeFormation, change: Change) -> None:
         client.add_tags(desired["resource"], {desired["key"]: desired["value"]})
 
 
-def _batched(client: LakeFormation, grants: list[Change], kind: str, failed: dict[str, str]) -> GluecatError | None:
+def _batched(
+    client: LakeFormation, grants: list[Change], kind: Literal["grant", "revoke"], failed: dict[str, str]
+) -> GluecatError | None:
     """Grant (or revoke) in batches; a call that failed whole is returned, after failing its changes."""
     entries: list[dict[str, Any]] = []
     owners: dict[str, str] = {}
     for change in grants:
-        changed = as_payload(change.desired, GrantChanges)
-        for entry in (changed.get("grant") if kind == "grant" else changed.get("revoke")) or []:
+        for entry in as_payload(change.desired, GrantChanges).get(kind) or []:
             entry_id = str(len(entries))
             owners[entry_id] = change.address
             entries.append({**entry, "Id": entry_id})
