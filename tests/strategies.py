@@ -102,3 +102,15 @@ def hive_tables(draw: st.DrawFn) -> HiveTable:
         parameters=draw(st.dictionaries(names, plain_text, max_size=3)),
         **storage,  # type: ignore[arg-type]
     )
+
+
+def document_paths(node: object, prefix: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Every place in a JSON document (keys and list indexes from the top) that a forger can change."""
+    found = [prefix] if prefix else []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found += document_paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += document_paths(value, (*prefix, index))
+    return found

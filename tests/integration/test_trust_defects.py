@@ -25,6 +25,7 @@ from gluecat.sandbox.state import running_sandbox
 from gluecat.sandbox.tracking import SAVE_PATH, Tracking
 from gluecat.secrets.files import OutsideRoot
 from tests.integration.helpers import gluecat, sales_project, write_project
+from tests.strategies import document_paths
 
 REGISTRATION = """\
 format: registration
@@ -269,17 +270,6 @@ def raw_databases(server: LocalGlue) -> list[str]:
     return [d["Name"] for d in glue.get_databases()["DatabaseList"]]
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
 JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(-2, 2), st.floats(allow_nan=False), st.text(max_size=4),
     st.lists(st.integers(), max_size=2), st.lists(st.text(max_size=2), max_size=2),
@@ -295,7 +285,7 @@ def test_any_forged_field_is_refused_in_one_line_or_applied_without_an_internal_
     server.reset()
     boto3.client("s3", endpoint_url=server.endpoint_url, region_name="us-east-1").create_bucket(Bucket="lake")
     plan, document = _saved_plan(tmp_path_factory.mktemp("forged"), server)
-    path = data.draw(st.sampled_from(_paths(document)), label="path")
+    path = data.draw(st.sampled_from(document_paths(document)), label="path")
     parent = document
     for part in path[:-1]:
         parent = parent[part]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from gluecat.changes.model import Action, Change, PartitionChanges, PartitionWrite, Plan
 from gluecat.errors import GluecatError
 from gluecat.plan import serialize
+from tests.strategies import document_paths
 
 PLAN = Plan(
     "shop",
@@ -33,18 +34,7 @@ VALID = serialize.to_json(PLAN)
 JUNK = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.lists(st.integers(), max_size=2), st.just({}))
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-PATHS = [p for p in _paths(VALID) if p[0] in ("changes", "partitions", "catalog")]
+PATHS = [p for p in document_paths(VALID) if p[0] in ("changes", "partitions", "catalog")]
 
 
 def _mutated(path: tuple[Any, ...], junk: Any, delete: bool) -> dict[str, Any]:
